@@ -1,0 +1,31 @@
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import { tokenVerifier } from '../../shared/auth/auth-services';
+import type { AuthorizerContext } from '../../shared/auth/principal';
+import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
+
+/**
+ * The API's Lambda authorizer: verifies the bearer token and tells the function who calls.
+ * It lets every request through with its verdict in the context, because only the function can
+ * answer a refusal in the commercetools error shape (API Gateway's own 401/403 bodies are not),
+ * and the function checks the route's scopes against the path's project (see authorize.ts).
+ * The verdict depends on the token alone, so API Gateway may cache it per Authorization header.
+ */
+export async function handler(
+  event: APIGatewayRequestAuthorizerEventV2,
+): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
+  return { isAuthorized: true, context: await verdict(event.headers?.authorization) };
+}
+
+async function verdict(authorization: string | undefined): Promise<AuthorizerContext> {
+  const token = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '')?.[1];
+  if (!token) return refused('The Authorization header must be "Bearer <access token>".');
+  if (token.length > MAX_TOKEN_LENGTH) return refused('The access token is too long.');
+  try {
+    const claims = await tokenVerifier()(token);
+    return { authenticated: 'true', clientId: claims.client_id, scope: claims.scope, expiresAt: String(claims.exp) };
+  } catch {
+    return refused('The access token is invalid or expired.');
+  }
+}
+
+const refused = (reason: string): AuthorizerContext => ({ authenticated: 'false', reason });

@@ -1,0 +1,8 @@
+import { endpoint } from '../../shared/http/endpoint';
+import { resourceService } from '../../shared/services/services';
+
+/** POST /{projectKey}/resource — create (201); a draft whose key exists updates that resource (200). */
+export const handler = endpoint('create-resource', async ({ projectKey, body }) => {
+  const { resource, created } = await resourceService().createOrOverwrite(projectKey, body);
+  return { statusCode: created ? 201 : 200, body: resource };
+});

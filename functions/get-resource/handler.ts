@@ -1,0 +1,7 @@
+import { endpoint, ok } from '../../shared/http/endpoint';
+import { resourceService } from '../../shared/services/services';
+
+/** GET /{projectKey}/resource/{id} and GET /{projectKey}/resource/key={key} — one resource, or 404. */
+export const handler = endpoint('get-resource', async ({ projectKey, path }) =>
+  ok(await resourceService().read(projectKey, path.id!)),
+);

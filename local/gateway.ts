@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type {
+  APIGatewayProxyEventV2,
+  APIGatewayProxyStructuredResultV2,
+  APIGatewayRequestAuthorizerEventV2,
+  APIGatewaySimpleAuthorizerWithContextResult,
+  Context,
+} from 'aws-lambda';
+import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_IDENTITY_HEADER } from '../shared/auth/authorizer-settings';
+import type { AuthorizerContext } from '../shared/auth/principal';
+import { general, invalidToken, requestEntityTooLarge, type ApiError } from '../shared/http/errors';
+import { matchRoute } from '../shared/http/route-matcher';
+import { fallbackRoute, routeKey, type Route } from '../shared/http/routes';
+
+/** API Gateway refuses larger request payloads with 413. */
+export const GATEWAY_PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
+
+type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
+export type RouteHandler = LambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
+export type AuthorizerHandler = LambdaHandler<
+  APIGatewayRequestAuthorizerEventV2,
+  APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>
+>;
+
+export interface GatewayOptions {
+  /** The handler of a function folder under functions/. */
+  loadHandler: (name: string) => Promise<RouteHandler>;
+  authorizer: AuthorizerHandler;
+}
+
+/**
+ * A local stand-in for API Gateway (HTTP API, payload 2.0): it routes with the route table by
+ * API Gateway's rules, runs the authorizer (with its result cache) on protected routes, turns
+ * requests into the same events Lambda receives and the handlers' results back into responses.
+ * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, no route)
+ * it answers in the service's error shape; API Gateway's own bodies there are `{"message": ...}`.
+ */
+export function createGateway({ loadHandler, authorizer }: GatewayOptions) {
+  const verdicts = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
+
+  async function authorize(event: APIGatewayProxyEventV2): Promise<AuthorizerContext> {
+    const identity = event.headers[AUTHORIZER_IDENTITY_HEADER];
+    if (!identity) throw invalidToken('This endpoint requires an access token: Authorization: Bearer <token>.');
+    const cached = verdicts.get(identity);
+    if (cached && cached.expiresAt > Date.now()) return cached.context;
+
+    const result = await authorizer(
+      { ...event, cookies: event.cookies ?? [], type: 'REQUEST', routeArn: `arn:aws:execute-api:local:000000000000:local/$default/${event.routeKey.replace(' ', '')}`, identitySource: [identity] },
+      lambdaContext('authorizer'),
+    );
+    if (!result.isAuthorized) throw invalidToken();
+    verdicts.set(identity, { context: result.context, expiresAt: Date.now() + AUTHORIZER_CACHE_TTL_SECONDS * 1000 });
+    return result.context;
+  }
+
+  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    try {
+      const body = await readBody(request);
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const method = (request.method ?? 'GET').toUpperCase();
+      const match = matchRoute(method, url.pathname);
+      const route: Route | typeof fallbackRoute = 'route' in match ? match.route : fallbackRoute;
+      const event = toEvent(request, url, body, {
+        requestId,
+        routeKey: 'route' in match ? routeKey(route as Route) : '$default',
+        pathParameters: 'route' in match ? match.pathParameters : undefined,
+      });
+      if (route.access.kind === 'project') {
+        (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: await authorize(event) };
+      }
+      const handler = await loadHandler(route.handler);
+      send(response, method, requestId, await handler(event, lambdaContext(route.handler)));
+    } catch (error) {
+      const refusal = isApiError(error) ? error : (console.error(error), general());
+      send(response, request.method ?? 'GET', requestId, {
+        statusCode: refusal.statusCode,
+        headers: { 'content-type': 'application/json; charset=utf-8', ...refusal.headers, 'X-Correlation-ID': correlationOf(request) },
+        body: JSON.stringify(refusal.body),
+      });
+    }
+  };
+}
+
+function isApiError(error: unknown): error is ApiError {
+  return (error as ApiError)?.name === 'ApiError';
+}
+
+function correlationOf(request: IncomingMessage): string {
+  const given = request.headers['x-correlation-id'];
+  return typeof given === 'string' && /^[\w.:/-]{1,256}$/.test(given) ? given : `projects-${randomUUID()}`;
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > GATEWAY_PAYLOAD_LIMIT_BYTES) throw requestEntityTooLarge(GATEWAY_PAYLOAD_LIMIT_BYTES);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_PAYLOAD_LIMIT_BYTES) throw requestEntityTooLarge(GATEWAY_PAYLOAD_LIMIT_BYTES);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Content types API Gateway passes as text; every other body arrives base64-encoded. */
+const TEXT_CONTENT = /^(text\/|application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml|javascript))/i;
+
+function toEvent(
+  request: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  routing: { requestId: string; routeKey: string; pathParameters?: Record<string, string> },
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const rawQueryString = url.search.slice(1);
+  const queryStringParameters: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(rawQueryString)) {
+    queryStringParameters[name] = name in queryStringParameters ? `${queryStringParameters[name]},${value}` : value;
+  }
+  const text = TEXT_CONTENT.test(headers['content-type'] ?? '');
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: routing.routeKey,
+    rawPath: url.pathname,
+    rawQueryString,
+    cookies: request.headers.cookie?.split(';').map((cookie) => cookie.trim()),
+    headers,
+    queryStringParameters: rawQueryString ? queryStringParameters : undefined,
+    pathParameters: routing.pathParameters,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
+      http: {
+        method: (request.method ?? 'GET').toUpperCase(),
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: routing.requestId,
+      routeKey: routing.routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : body.toString(text ? 'utf8' : 'base64'),
+    isBase64Encoded: body.length > 0 && !text,
+  };
+}
+
+function send(response: ServerResponse, method: string, requestId: string, result: APIGatewayProxyStructuredResultV2) {
+  const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
+  response.statusCode = result.statusCode ?? 200;
+  for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, String(value));
+  if (result.cookies?.length) response.setHeader('set-cookie', result.cookies);
+  response.setHeader('apigw-requestid', requestId);
+  response.setHeader('content-length', method === 'HEAD' ? 0 : body.length);
+  response.end(method === 'HEAD' ? undefined : body);
+}
+
+function lambdaContext(functionName: string): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '256',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => deadline - Date.now(),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}

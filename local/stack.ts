@@ -1,0 +1,147 @@
+import { access, constants, mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { resolve } from 'node:path';
+import { hashSecret } from '../shared/auth/client-secrets';
+import { routes, fallbackRoute } from '../shared/http/routes';
+import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
+import { createGateway, type AuthorizerHandler, type RouteHandler } from './gateway';
+import { LocalStartError } from './local-start-error';
+import { ensureLocalSigningKey } from './signing-key';
+
+export interface LocalStackOptions {
+  port: number;
+  host: string;
+  dataDir: string;
+  dynamoDbPort?: number;
+  devClient: { clientId: string; clientSecret: string; projectKeys: string[] };
+  onProgress?: (step: string) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  dynamoDbEndpoint: string;
+  tableName: string;
+  devClientScopes: string[];
+  stop(): Promise<void>;
+}
+
+export const LOCAL_TABLE_NAME = 'generic-resource-service';
+export const LOCAL_AUDIENCE = 'generic-resource-service';
+
+/**
+ * Everything `npm start` runs, on this machine: DynamoDB Local, the signing key, the development
+ * client, and the gateway in front of the very handlers that run in Lambda.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const progress = options.onProgress ?? (() => undefined);
+  const dataDir = resolve(options.dataDir);
+  await ensureWritable(dataDir);
+  await ensurePortFree(options.port, options.host);
+
+  progress('starting DynamoDB Local');
+  const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
+  try {
+    await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
+    const url = `http://localhost:${options.port}`;
+    // The handlers read their configuration from the environment, exactly as in Lambda.
+    Object.assign(process.env, {
+      TABLE_NAME: LOCAL_TABLE_NAME,
+      AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint,
+      AWS_REGION: process.env.AWS_REGION ?? 'local',
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      TOKEN_ISSUER: url,
+      TOKEN_AUDIENCE: LOCAL_AUDIENCE,
+      SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
+    });
+
+    progress('creating the development client');
+    const devClientScopes = await registerDevClient(options.devClient);
+
+    progress('starting the gateway');
+    const handlers = await loadHandlers();
+    const gateway = createGateway({
+      loadHandler: async (name) => handlers.get(name)!,
+      authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
+    });
+    const server = createServer((request, response) => void gateway(request, response));
+    await listen(server, options.port, options.host);
+
+    return {
+      url,
+      dynamoDbEndpoint: dynamoDb.endpoint,
+      tableName: LOCAL_TABLE_NAME,
+      devClientScopes,
+      stop: async () => {
+        server.closeAllConnections();
+        await new Promise((done) => server.close(done));
+        await dynamoDb.stop();
+      },
+    };
+  } catch (error) {
+    await dynamoDb.stop();
+    throw error;
+  }
+}
+
+/** Imports every handler of the route table once, as Lambda would at cold start. */
+async function loadHandlers(): Promise<Map<string, RouteHandler>> {
+  const names = new Set([...routes.map((route) => route.handler), fallbackRoute.handler]);
+  const entries = await Promise.all(
+    [...names].map(async (name) => [name, (await import(`../functions/${name}/handler.ts`)).handler as RouteHandler] as const),
+  );
+  return new Map(entries);
+}
+
+async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {
+  const { clientStore } = await import('../shared/store/stores');
+  const scopes = devClient.projectKeys.flatMap((project) =>
+    ['manage_test', 'view_test', 'manage_products'].map((scope) => `${scope}:${project}`),
+  );
+  await clientStore().put({
+    clientId: devClient.clientId,
+    name: 'local development client',
+    secretHash: await hashSecret(devClient.clientSecret),
+    scopes,
+    createdAt: new Date().toISOString(),
+  });
+  return scopes;
+}
+
+async function ensureWritable(dataDir: string): Promise<void> {
+  try {
+    await mkdir(dataDir, { recursive: true });
+    await access(dataDir, constants.W_OK);
+  } catch {
+    throw new LocalStartError(`The data directory ${dataDir} cannot be written. Set LOCAL_DATA_DIR to a writable directory.`, 5);
+  }
+}
+
+async function ensurePortFree(port: number, host: string): Promise<void> {
+  const probe = createNetServer();
+  try {
+    await listen(probe, port, host);
+    await new Promise((done) => probe.close(done));
+  } catch {
+    throw new LocalStartError(`Port ${port} is already in use. Stop what uses it, or set PORT to another port.`, 6);
+  }
+}
+
+function listen(server: Server | ReturnType<typeof createNetServer>, port: number, host: string): Promise<void> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await listen(probe, 0, '127.0.0.1');
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
+}

@@ -1,0 +1,6 @@
+/**
+ * How long API Gateway (and the local gateway) may reuse an authorizer verdict for the same
+ * Authorization header. Safe to cache: the verdict says only what the token says.
+ */
+export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
+export const AUTHORIZER_IDENTITY_HEADER = 'authorization';

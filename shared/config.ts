@@ -1,0 +1,32 @@
+/**
+ * The service's configuration, read from the environment that the CDK stack (in AWS) or the
+ * local gateway (on a laptop) sets for every function.
+ */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`Environment variable ${name} is not set`);
+  return value;
+}
+
+export const config = {
+  get tableName() {
+    return required('TABLE_NAME');
+  },
+  get tokenIssuer() {
+    return required('TOKEN_ISSUER');
+  },
+  get tokenAudience() {
+    return required('TOKEN_AUDIENCE');
+  },
+  /** KMS key (AWS) that signs tokens; unset in local mode. */
+  get signingKeyArn() {
+    return process.env.SIGNING_KEY_ARN;
+  },
+  /** PEM file holding the local signing key; local mode only. */
+  get signingKeyFile() {
+    return process.env.SIGNING_KEY_FILE;
+  },
+  get tokenTtlSeconds() {
+    return Number(process.env.TOKEN_TTL_SECONDS ?? 172_800);
+  },
+};

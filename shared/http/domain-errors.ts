@@ -1,0 +1,17 @@
+import {
+  DomainError,
+  DuplicateKeyError,
+  InvalidOperationError,
+  ResourceNotFoundError,
+  VersionConflictError,
+} from '../domain/errors';
+import { ApiError, concurrentModification, duplicateField, general, invalidOperation, resourceNotFound } from './errors';
+
+/** The HTTP face of each domain refusal. */
+export function fromDomainError(error: DomainError): ApiError {
+  if (error instanceof ResourceNotFoundError) return resourceNotFound(error.message);
+  if (error instanceof VersionConflictError) return concurrentModification(error.expectedVersion, error.currentVersion);
+  if (error instanceof DuplicateKeyError) return duplicateField('key', error.key);
+  if (error instanceof InvalidOperationError) return invalidOperation(error.message);
+  return general();
+}

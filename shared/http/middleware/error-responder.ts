@@ -1,0 +1,43 @@
+import type middy from '@middy/core';
+import { logger } from '../../observability/logger';
+import { DomainError } from '../../domain/errors';
+import { StoreUnavailableError } from '../../store/errors';
+import { fromDomainError } from '../domain-errors';
+import { ApiError, general, invalidJsonInput, overCapacity, unsupportedMediaType } from '../errors';
+import { render, type ApiEvent, type ApiResult } from '../endpoint';
+
+/**
+ * Renders every failure as a commercetools error body. Known refusals keep their status;
+ * the JSON body parser's complaints become 415/400; anything unexpected is logged and answered
+ * as a 500 `General` with no internals in the body.
+ */
+export function errorResponder(): middy.MiddlewareObj<ApiEvent, ApiResult> {
+  return {
+    onError: (request) => {
+      const error = toApiError(request.error, request.event);
+      if (error.statusCode >= 500) logger.error('request failed', { error: request.error as Error });
+      request.response = render(
+        { statusCode: error.statusCode, body: error.body, headers: error.headers },
+        request.event.requestContext?.http?.method ?? 'GET',
+      );
+    },
+  };
+}
+
+interface BodyParserError {
+  cause?: { package?: string; message?: string };
+  message?: string;
+}
+
+function toApiError(error: unknown, event: ApiEvent): ApiError {
+  if (error instanceof ApiError) return error;
+  const parserError = error as BodyParserError | undefined;
+  if (parserError?.cause?.package === '@middy/http-json-body-parser') {
+    return parserError.message === 'Unsupported Media Type'
+      ? unsupportedMediaType('application/json', event.headers?.['content-type'])
+      : invalidJsonInput(parserError.cause.message ?? 'The request body is empty.');
+  }
+  if (error instanceof DomainError) return fromDomainError(error);
+  if (error instanceof StoreUnavailableError) return overCapacity();
+  return general();
+}

@@ -1,0 +1,52 @@
+import type { z } from 'zod';
+import { ApiError, type ErrorObject } from './errors';
+
+/**
+ * Validates a value against one of the domain schemas and turns every zod issue into an error
+ * object of the commercetools family: RequiredField, DuplicateField, InvalidInput (unknown
+ * fields) or InvalidField.
+ */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, root = ''): z.infer<S> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((issue) => toErrorObject(issue, root));
+  throw new ApiError(400, errors as [ErrorObject, ...ErrorObject[]]);
+}
+
+function toErrorObject(issue: z.core.$ZodIssue, root: string): ErrorObject {
+  const field = fieldPath(root, issue.path);
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return { code: 'RequiredField', message: `A value is required for field ${field || 'body'}.`, field };
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const unknown = issue.keys.map((key) => fieldPath(field, [key]));
+    return { code: 'InvalidInput', message: `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}.`, fields: unknown };
+  }
+  if (issue.code === 'custom' && issue.params && 'duplicateValue' in issue.params) {
+    const duplicateValue = issue.params.duplicateValue;
+    return {
+      code: 'DuplicateField',
+      message: `Field ${field} contains the duplicate value ${JSON.stringify(duplicateValue)}.`,
+      field,
+      duplicateValue,
+    };
+  }
+  return {
+    code: 'InvalidField',
+    message: `The value ${preview(issue.input)} is not valid for field ${field || 'body'}: ${issue.message}.`,
+    field,
+    invalidValue: issue.input,
+  };
+}
+
+function fieldPath(root: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, segment) => {
+    if (typeof segment === 'number') return `${acc}[${segment}]`;
+    return acc ? `${acc}.${String(segment)}` : String(segment);
+  }, root);
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

@@ -1,0 +1,18 @@
+/** An API client of the token service: who may ask for tokens, and for which scopes. */
+export interface ApiClient {
+  clientId: string;
+  name: string;
+  secretHash: string;
+  /** The scopes the client was created with; a token gets at most these. */
+  scopes: string[];
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export interface ClientStore {
+  get(clientId: string): Promise<ApiClient | undefined>;
+  /** Creates or replaces a client (replacing is how local mode refreshes its development client). */
+  put(client: ApiClient): Promise<void>;
+  list(): Promise<ApiClient[]>;
+  revoke(clientId: string, at: string): Promise<boolean>;
+}

@@ -1,0 +1,13 @@
+/**
+ * The single table's key layout. Everything of a project shares one partition key, so a project
+ * is one item collection that a Query pages through in id order:
+ *
+ *   pk = PROJECT#<projectKey>   sk = RESOURCE#<id>    the resource
+ *   pk = PROJECT#<projectKey>   sk = KEY#<key>        key sentinel: makes keys unique per project
+ *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
+ */
+export const projectPartition = (projectKey: string) => `PROJECT#${projectKey}`;
+export const RESOURCE_PREFIX = 'RESOURCE#';
+export const resourceKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${RESOURCE_PREFIX}${id}` });
+export const keySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `KEY#${key}` });
+export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
