@@ -1,0 +1,40 @@
+/** The commercetools query language of the service: `where` predicates and `sort` expressions. */
+export { QueryError, type QueryErrorDetails } from './query-error.js';
+export {
+  fieldSchemaFromJsonSchema,
+  type ArrayFieldSchema,
+  type FieldSchema,
+  type ObjectFieldSchema,
+  type ScalarFieldSchema,
+  type ScalarKind,
+} from './field-schema.js';
+export {
+  MAX_NESTING_DEPTH,
+  MAX_PREDICATE_LENGTH,
+  parsePredicate,
+  type AndNode,
+  type ComparisonNode,
+  type ComparisonOperator,
+  type ContainsNode,
+  type ContainsSomeNode,
+  type FieldPath,
+  type FieldPredicateNode,
+  type InNode,
+  type IsDefinedNode,
+  type IsEmptyNode,
+  type LiteralValue,
+  type NestedNode,
+  type NotNode,
+  type OrNode,
+  type PredicateNode,
+  type ValueNode,
+  type VariableValue,
+} from './predicate-parser.js';
+export {
+  compilePredicate,
+  compilePredicates,
+  type DocumentPredicate,
+  type PredicateOptions,
+  type PredicateVariables,
+} from './predicate-evaluator.js';
+export { compileSort, type DocumentComparator } from './sort.js';
