@@ -1,0 +1,66 @@
+/** Reading resource documents: plain JSON values of unknown shape. */
+
+/** Answers whether a document passes some part of a search. */
+export type DocumentPredicate = (doc: unknown) => boolean;
+
+/**
+ * The values a document holds at a field path. Arrays met on the way or at the end are
+ * flattened, so `objectTypeProperty.arrayOfObjectType.integerExample` yields one number per
+ * element. `null` and absent values yield nothing.
+ */
+export function valuesAt(doc: unknown, path: readonly string[]): unknown[] {
+  const found: unknown[] = [];
+  collectValues(doc, path, 0, found);
+  return found;
+}
+
+function collectValues(value: unknown, path: readonly string[], depth: number, found: unknown[]): void {
+  if (value === null || value === undefined) return;
+  if (Array.isArray(value)) {
+    for (const element of value) collectValues(element, path, depth, found);
+    return;
+  }
+  const name = path[depth];
+  if (name === undefined) {
+    found.push(value);
+    return;
+  }
+  if (typeof value !== 'object' || !Object.hasOwn(value, name)) return;
+  collectValues((value as Record<string, unknown>)[name], path, depth + 1, found);
+}
+
+/** Calls `visit` with every string value anywhere in a document (never with object keys). */
+export function forEachString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === 'string') {
+    visit(value);
+  } else if (Array.isArray(value)) {
+    for (const element of value) forEachString(element, visit);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const member of Object.values(value)) forEachString(member, visit);
+  }
+}
+
+/** A predicate true when all of the given ones are (and when there are none). */
+export function allOf(predicates: readonly DocumentPredicate[]): DocumentPredicate {
+  const [first, ...rest] = predicates;
+  if (first === undefined) return () => true;
+  if (rest.length === 0) return first;
+  return (doc) => predicates.every((predicate) => predicate(doc));
+}
+
+/**
+ * Remembers the answer for the last document asked about. The caller asks both
+ * `matchesFacetBase` and `matchesResults` about each document in turn, and both share the
+ * costly part (the full-text match), so one remembered answer halves that work.
+ */
+export function rememberLastAnswer(predicate: DocumentPredicate): DocumentPredicate {
+  let lastDoc: unknown = rememberLastAnswer; // a value no document can be
+  let lastAnswer = false;
+  return (doc) => {
+    if (doc !== lastDoc) {
+      lastAnswer = predicate(doc);
+      lastDoc = doc;
+    }
+    return lastAnswer;
+  };
+}

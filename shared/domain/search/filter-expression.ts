@@ -1,0 +1,95 @@
+import { valuesAt, type DocumentPredicate } from './document-values';
+import { syntaxError, type ExpressionSource } from './expression-lexer';
+import {
+  parseFilterExpression,
+  type Bound,
+  type Condition,
+  type FieldReference,
+  type Scalar,
+  type ValueItem,
+} from './expression-parser';
+import type { Field, FieldCatalog, FieldKind } from './field-catalog';
+import { malformedParameter } from './search-error';
+
+/**
+ * Filter expressions, e.g. `objectTypeProperty.arrayOfIntExample:1,range(5 to *)`: a document
+ * passes when any of its values at the field matches any of the listed values or ranges.
+ * Ranges include both ends, as commercetools filter ranges do.
+ */
+export function compileFilter(source: ExpressionSource, fields: FieldCatalog): DocumentPredicate {
+  const expression = parseFilterExpression(source);
+  const field = resolveField(expression.field, fields, source);
+  checkCondition(expression.condition, field, source);
+  return conditionPredicate(expression.condition, field);
+}
+
+export function resolveField(reference: FieldReference, fields: FieldCatalog, source: ExpressionSource): Field {
+  const field = fields.lookup(reference.path);
+  if (!field) throw malformedParameter(source.parameter, `Unknown field '${reference.path}'.`);
+  return field;
+}
+
+/** Refuses values that cannot match: text for a number field, numbers for a text field, empty ranges. */
+export function checkCondition(condition: Condition, field: Field, source: ExpressionSource): void {
+  if (condition.kind !== 'values') return;
+  if (field.kind === 'other') {
+    throw malformedParameter(
+      source.parameter,
+      `The field '${field.path}' holds no numbers or text, so only exists and missing apply to it.`,
+    );
+  }
+  for (const item of condition.items) checkItem(item, field, source);
+}
+
+function checkItem(item: ValueItem, field: Field, source: ExpressionSource): void {
+  const scalars = item.kind === 'term' ? [item] : [item.from, item.to].filter((bound) => bound !== undefined);
+  for (const scalar of scalars) {
+    if (!isOfKind(scalar.value, field.kind)) {
+      const detail = `The field '${field.path}' holds ${KIND_NOUNS[field.kind]}, so expected ${EXPECTED_VALUES[field.kind]} but found ${scalar.text}`;
+      throw syntaxError(source, detail, item.column);
+    }
+  }
+  if (item.kind === 'range' && item.from && item.to && item.from.value > item.to.value) {
+    throw syntaxError(source, `The lower end of ${item.text} is above its upper end`, item.column);
+  }
+}
+
+const KIND_NOUNS: Record<FieldKind, string> = { number: 'numbers', text: 'text', other: 'no numbers or text' };
+const EXPECTED_VALUES: Record<FieldKind, string> = {
+  number: 'a number',
+  text: 'a "quoted string"',
+  other: 'exists or missing',
+};
+
+/** Whether a document value is a number of a number field or a string of a text field. */
+export function isOfKind(value: unknown, kind: FieldKind): value is Scalar {
+  return (kind === 'number' && typeof value === 'number') || (kind === 'text' && typeof value === 'string');
+}
+
+/** The predicate of a checked condition on a known field. */
+export function conditionPredicate(condition: Condition, field: Field): DocumentPredicate {
+  switch (condition.kind) {
+    case 'exists':
+      return (doc) => valuesAt(doc, field.segments).length > 0;
+    case 'missing':
+      return (doc) => valuesAt(doc, field.segments).length === 0;
+    case 'values': {
+      const matchers = condition.items.map((item) => valueMatcher(item, field.kind));
+      return (doc) => valuesAt(doc, field.segments).some((value) => matchers.some((matches) => matches(value)));
+    }
+  }
+}
+
+function valueMatcher(item: ValueItem, kind: FieldKind): (value: unknown) => boolean {
+  if (item.kind === 'term') return (value) => value === item.value;
+  const { from, to } = item;
+  return (value) => isOfKind(value, kind) && isAtLeast(value, from) && isAtMost(value, to);
+}
+
+function isAtLeast(value: Scalar, bound: Bound): boolean {
+  return bound === undefined || value >= bound.value;
+}
+
+function isAtMost(value: Scalar, bound: Bound): boolean {
+  return bound === undefined || value <= bound.value;
+}

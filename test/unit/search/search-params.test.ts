@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { SearchError } from '../../../shared/domain/search';
+import { compile, compileError, resource, runSearch } from './fixtures';
+
+describe('search parameters', () => {
+  it('accepts the full set of parameters', () => {
+    const search = compile({
+      'text.en': 'dog',
+      'text.de-DE': 'hund',
+      fuzzy: 'true',
+      fuzzyLevel: '1',
+      staged: 'false',
+      filter: 'version:1',
+      'filter.query': 'key:exists',
+      'filter.facets': 'version:range(1 to *)',
+      facet: ['version', 'key as keys'],
+    });
+    expect(search.facets).toBeDefined();
+  });
+
+  it('leaves paging and unknown parameters to others', () => {
+    expect(() =>
+      compile({ limit: 'abc', offset: '-1', withTotal: 'maybe', sort: 'key asc', expand: 'x', whatever: '' }),
+    ).not.toThrow();
+  });
+
+  it('has no facets without a facet parameter', () => {
+    expect(compile({ filter: 'version:1' }).facets).toBeUndefined();
+  });
+
+  it('throws SearchError instances', () => {
+    expect(() => compile({ fuzzy: 'yes' })).toThrow(SearchError);
+  });
+
+  it.each(['fuzzy', 'staged'])('refuses a %s that is not true or false', (name) => {
+    expect(compileError({ [name]: 'yes' })).toEqual({
+      name: 'SearchError',
+      parameter: name,
+      message: `Malformed parameter: ${name}: Expected true or false, got 'yes'.`,
+    });
+    expect(compileError({ [name]: 'TRUE' }).parameter).toBe(name);
+    expect(compileError({ [name]: '' }).parameter).toBe(name);
+  });
+
+  it('accepts staged either way and searches the one projection', () => {
+    const docs = [resource({ key: 'one' }), resource({ key: 'two' })];
+    expect(runSearch({ staged: 'true' }, docs).keys).toEqual(['one', 'two']);
+    expect(runSearch({ staged: 'false' }, docs).keys).toEqual(['one', 'two']);
+  });
+
+  it('refuses a fuzzyLevel that is not a number, with or without fuzzy', () => {
+    expect(compileError({ fuzzyLevel: 'abc' })).toEqual({
+      name: 'SearchError',
+      parameter: 'fuzzyLevel',
+      message: "Malformed parameter: fuzzyLevel: Expected a number, got 'abc'.",
+    });
+    expect(compileError({ fuzzy: 'true', fuzzyLevel: '' }).parameter).toBe('fuzzyLevel');
+    expect(compileError({ fuzzy: 'true', fuzzyLevel: '1x' }).parameter).toBe('fuzzyLevel');
+    expect(compileError({ fuzzy: 'true', fuzzyLevel: 'Infinity' }).parameter).toBe('fuzzyLevel');
+  });
+
+  it('refuses a fuzzyLevel that is not a whole number of edits', () => {
+    expect(compileError({ fuzzy: 'true', fuzzyLevel: '1.5' }).message).toBe(
+      "Malformed parameter: fuzzyLevel: Expected a whole number of edits, 0 or more, got '1.5'.",
+    );
+    expect(compileError({ fuzzyLevel: '-1' }).parameter).toBe('fuzzyLevel');
+  });
+
+  it.each(['fuzzy', 'fuzzyLevel', 'staged'])('refuses %s given twice', (name) => {
+    expect(compileError({ [name]: ['true', 'true'] })).toEqual({
+      name: 'SearchError',
+      parameter: name,
+      message: `Malformed parameter: ${name}: It may be given only once.`,
+    });
+  });
+
+  it('accepts text parameters for any locale of the pattern', () => {
+    for (const name of ['text.en', 'text.xx', 'text.de-DE', 'text.pt-BR']) {
+      expect(() => compile({ [name]: 'dog' })).not.toThrow();
+    }
+  });
+
+  it.each(['text.english', 'text.EN', 'text.en-us', 'text.en_US', 'text.', 'text.e'])(
+    'refuses the text parameter %s',
+    (name) => {
+      expect(compileError({ [name]: 'dog' })).toEqual({
+        name: 'SearchError',
+        parameter: name,
+        message: `Malformed parameter: ${name}: The locale must look like 'en' or 'en-US'.`,
+      });
+    },
+  );
+
+  it.each(['filter', 'filter.query', 'filter.facets', 'facet'])('refuses an empty %s', (name) => {
+    expect(compileError({ [name]: ' ' })).toEqual({
+      name: 'SearchError',
+      parameter: name,
+      message: `Malformed parameter: ${name}: The expression is empty.`,
+    });
+  });
+
+  it('checks every repeated expression, not just the first', () => {
+    expect(compileError({ filter: ['version:1', 'version:"x"'] }).parameter).toBe('filter');
+    expect(compileError({ facet: ['version', 'nope'] }).parameter).toBe('facet');
+  });
+});
