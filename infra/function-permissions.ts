@@ -1,0 +1,20 @@
+import type { HandlerName } from '../shared/http/routes';
+
+/**
+ * What each function may touch, and nothing more. Typed against the route table, so a new
+ * route does not compile until its function's permissions are declared here.
+ */
+export type Permission = 'table:read' | 'table:write' | 'signingKey:sign' | 'signingKey:publicKey';
+
+export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not-found', readonly Permission[]> = {
+  authorizer: ['signingKey:publicKey'],
+  'route-not-found': [],
+  'issue-token': ['table:read', 'signingKey:sign', 'signingKey:publicKey'],
+  'get-jwks': ['signingKey:publicKey'],
+  'create-resource': ['table:read', 'table:write'],
+  'overwrite-resource': ['table:read', 'table:write'],
+  'put-resource': ['table:read', 'table:write'],
+  'get-resource': ['table:read'],
+  'update-resource': ['table:read', 'table:write'],
+  'delete-resource': ['table:read', 'table:write'],
+};

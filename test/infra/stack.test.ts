@@ -1,0 +1,134 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/auth/authorizer-settings';
+import { routeKey, routes, type Route } from '../../shared/http/routes';
+
+let template: Template;
+
+beforeAll(() => {
+  // Skip esbuild bundling: these tests check the template, not the bundles.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
+    region: 'europe-west1',
+    cloudProvider: 'gcp',
+    env: { account: '123456789012', region: 'eu-west-1' },
+  });
+  template = Template.fromStack(stack);
+});
+
+/** The IAM actions granted to the role of the function that serves `handler`. */
+function actionsOf(handler: string): string[] {
+  const logicalId = handler
+    .split('-')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('');
+  const policies = template.findResources('AWS::IAM::Policy');
+  const actions = Object.entries(policies)
+    .filter(([id]) => id.startsWith(`${logicalId}ServiceRoleDefaultPolicy`))
+    .flatMap(([, policy]) => (policy as any).Properties.PolicyDocument.Statement)
+    .flatMap((statement: any) => [statement.Action].flat());
+  // Tracing lets every function write to X-Ray; that is not access to the service's data.
+  return actions.filter((action) => !action.startsWith('xray:'));
+}
+
+describe('the API routes come from the route table', () => {
+  it('has exactly one API Gateway route per route table entry, plus $default', () => {
+    const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route: any) => route.Properties.RouteKey);
+    expect(routeKeys.sort()).toEqual([...(routes as readonly Route[]).map(routeKey), '$default'].sort());
+  });
+
+  it('puts the authorizer on every project route and on no public one', () => {
+    const byKey = Object.fromEntries(
+      Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route: any) => [route.Properties.RouteKey, route.Properties]),
+    );
+    for (const route of routes as readonly Route[]) {
+      const properties = byKey[routeKey(route)];
+      if (route.access.kind === 'project') expect(properties.AuthorizationType).toBe('CUSTOM');
+      else expect(properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+  });
+
+  it('makes one Node.js 22 arm64 function per handler, plus the authorizer', () => {
+    const handlers = new Set([...routes.map((route) => route.handler), 'route-not-found', 'authorizer']);
+    const functions = template.findResources('AWS::Lambda::Function', {
+      Properties: { Runtime: 'nodejs22.x', Architectures: ['arm64'] },
+    });
+    expect(Object.keys(functions)).toHaveLength(handlers.size);
+  });
+});
+
+describe('authorizer', () => {
+  it('is a Lambda authorizer with simple responses, cached per Authorization header', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'REQUEST',
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      IdentitySource: ['$request.header.Authorization'],
+      AuthorizerResultTtlInSeconds: AUTHORIZER_CACHE_TTL_SECONDS,
+    });
+  });
+});
+
+describe('table', () => {
+  it('is on-demand with point-in-time recovery, deletion protection, and retained', () => {
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        Replicas: [
+          Match.objectLike({
+            DeletionProtectionEnabled: true,
+            PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+          }),
+        ],
+      }),
+    });
+  });
+});
+
+describe('token signing key', () => {
+  it('is an RSA-2048 KMS key for signing, retained', () => {
+    template.hasResource('AWS::KMS::Key', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({ KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' }),
+    });
+  });
+});
+
+describe('least-privilege grants', () => {
+  it('lets readers read and nothing more', () => {
+    const actions = actionsOf('get-resource');
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions).not.toContain('dynamodb:PutItem');
+    expect(actions.some((action) => action.startsWith('kms:'))).toBe(false);
+  });
+
+  it('lets writers write', () => {
+    for (const handler of ['create-resource', 'update-resource', 'delete-resource', 'put-resource', 'overwrite-resource']) {
+      expect(actionsOf(handler)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+    }
+  });
+
+  it('lets only the token service sign; the authorizer and JWKS only read public keys', () => {
+    expect(actionsOf('issue-token')).toContain('kms:Sign');
+    expect(actionsOf('authorizer')).toEqual(['kms:GetPublicKey']);
+    expect(actionsOf('get-jwks')).toEqual(['kms:GetPublicKey']);
+    expect(actionsOf('route-not-found')).toEqual([]);
+  });
+});
+
+describe('throttling', () => {
+  it('limits the stage and gives the token route a stricter limit', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: THROTTLE.api.rate, ThrottlingBurstLimit: THROTTLE.api.burst },
+      RouteSettings: { 'POST /oauth/token': { ThrottlingRateLimit: THROTTLE.token.rate, ThrottlingBurstLimit: THROTTLE.token.burst } },
+    });
+  });
+});
