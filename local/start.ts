@@ -3,12 +3,13 @@ import { startLocalStack } from './stack';
 
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
- * PORT, HOST, LOCAL_DATA_DIR, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS.
+ * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS.
  */
 const settings = {
   port: Number(process.env.PORT ?? 8080),
   host: process.env.HOST ?? 'localhost',
   dataDir: process.env.LOCAL_DATA_DIR ?? '.local',
+  dynamoDbPort: process.env.DYNAMODB_LOCAL_PORT ? Number(process.env.DYNAMODB_LOCAL_PORT) : undefined,
   devClient: {
     clientId: process.env.LOCAL_CLIENT_ID ?? 'local-dev-client',
     clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-dev-secret',
