@@ -15,6 +15,10 @@ export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not
   'overwrite-resource': ['table:read', 'table:write'],
   'put-resource': ['table:read', 'table:write'],
   'get-resource': ['table:read'],
+  'query-resources': ['table:read'],
+  'check-resources-exist': ['table:read'],
+  'query-sorted-resources': ['table:read'],
+  'search-resources': ['table:read'],
   'update-resource': ['table:read', 'table:write'],
   'delete-resource': ['table:read', 'table:write'],
 };

@@ -73,3 +73,12 @@ export const ObjectTestType = z.strictObject({
   someProperty: z.string().optional(),
 });
 export type Resource = z.infer<typeof ObjectTestType>;
+
+/** The interface's own ObjectTestType (`{version, objectTypeProperty}`), as row 1's unionParameter takes it. */
+export const InterfaceObjectTestType = z.strictObject({
+  version: z.number().optional(),
+  objectTypeProperty: ArrayTestType,
+});
+
+/** Resource fields as JSON Schema: what the predicate, sort and search engines know of the resource. */
+export const resourceJsonSchema = z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' });

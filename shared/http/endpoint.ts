@@ -10,6 +10,7 @@ import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
 import { authorize } from './middleware/authorize';
 import { bodyLimit } from './middleware/body-limit';
+import { checkParameters } from './parameters';
 import { QueryParameters } from './query-parameters';
 import { routeKey, routesOf, type Route } from './routes';
 
@@ -61,13 +62,15 @@ export function endpoint(handlerName: string, handle: EndpointHandler) {
 
   return lambda.handler(async (event) => {
     const route = served.find((candidate) => routeKey(candidate) === event.routeKey) ?? served[0]!;
+    const query = new QueryParameters(event.rawQueryString);
+    checkParameters(route.query, query);
     const response = await handle({
       route,
       method: event.requestContext.http.method,
       rawPath: event.rawPath,
       projectKey: event.pathParameters?.projectKey ?? '',
       path: (event.pathParameters ?? {}) as Record<string, string>,
-      query: new QueryParameters(event.rawQueryString),
+      query,
       body: readBody(event, route),
       headers: event.headers ?? {},
       principal: principalFrom(event.requestContext.authorizer?.lambda),

@@ -15,6 +15,9 @@ export type Access =
   /** A token holding any one of these scopes for the path's projectKey. */
   | { kind: 'project'; anyOf: readonly ProjectScope[] };
 
+import { InterfaceObjectTestType } from '../domain/resource';
+import type { ParameterSpecs } from './parameters';
+
 /** How the gateway hands the body to the function. */
 export type BodyKind = 'none' | 'json' | 'form' | 'binary';
 
@@ -29,11 +32,51 @@ export interface Route {
   /** Rows of the interface this route serves. */
   rows: readonly number[];
   summary: string;
+  /** Declared query parameters, checked by type before the handler runs. */
+  query?: ParameterSpecs;
 }
 
 const READ: Access = { kind: 'project', anyOf: ['manage_test', 'view_test'] };
 const MANAGE: Access = { kind: 'project', anyOf: ['manage_test'] };
 const PUBLIC: Access = { kind: 'public' };
+
+/** The paged query of the commercetools family (rows 1, 5 and 12); `var.<name>` joins them. */
+const PAGED_QUERY: ParameterSpecs = {
+  where: { type: 'string', repeatable: true, description: 'Query predicate; several are AND-ed' },
+  sort: { type: 'string', repeatable: true, description: '`<field> asc|desc`, applied in order' },
+  limit: { type: 'integer', min: 0, max: 500, description: 'Page size (default 20)' },
+  offset: { type: 'integer', min: 0, max: 10_000, description: 'Results to skip (default 0)' },
+  withTotal: { type: 'boolean', description: 'Count all matches (default true)' },
+  expand: { type: 'string', repeatable: true, description: 'Accepted; the resource has no references' },
+};
+
+/** Row 1's declared parameters, checked by type (they do not narrow the result). */
+const RESOURCE_QUERY: ParameterSpecs = {
+  ...PAGED_QUERY,
+  stringParameter: { type: 'string' },
+  floatParameter: { type: 'number' },
+  integerParameter: { type: 'integer' },
+  withMarkdownDescription: { type: 'number' },
+  objectParameter: { type: 'json' },
+  arrayOfString: { type: 'string', repeatable: true },
+  arrayOfStringWithDescription: { type: 'string', repeatable: true },
+  unionParameter: { type: ['number', 'date-time', 'json'], schema: InterfaceObjectTestType },
+};
+const { unionParameter: _notOnHead, ...EXISTS_QUERY } = RESOURCE_QUERY;
+
+const SEARCH_QUERY: ParameterSpecs = {
+  fuzzy: { type: 'boolean' },
+  fuzzyLevel: { type: 'integer', min: 0 },
+  staged: { type: 'boolean' },
+  filter: { type: 'string', repeatable: true },
+  'filter.query': { type: 'string', repeatable: true },
+  'filter.facets': { type: 'string', repeatable: true },
+  facet: { type: 'string', repeatable: true },
+  sort: PAGED_QUERY.sort!,
+  limit: PAGED_QUERY.limit!,
+  offset: PAGED_QUERY.offset!,
+  withTotal: PAGED_QUERY.withTotal!,
+};
 
 export const routes = [
   // OAuth 2.0 token service (same origin as the API).
@@ -41,15 +84,19 @@ export const routes = [
   { method: 'GET', path: '/oauth/jwks', handler: 'get-jwks', access: PUBLIC, body: 'none', rows: [], summary: 'Public keys (JWKS) that verify the access tokens.' },
 
   // The resource collection.
+  { method: 'GET', path: '/{projectKey}/resource', handler: 'query-resources', access: READ, body: 'none', rows: [1], summary: 'Query resources: where, sort, paging, and the declared typed parameters.', query: RESOURCE_QUERY },
+  { method: 'HEAD', path: '/{projectKey}/resource', handler: 'check-resources-exist', access: READ, body: 'none', rows: [5], summary: 'Whether at least one resource matches: 200 or 404, no body.', query: EXISTS_QUERY },
+  { method: 'GET', path: '/{projectKey}/resource/sorted-query-parameters', handler: 'query-sorted-resources', access: READ, body: 'none', rows: [12], summary: 'Query resources with where, sort, limit, offset, withTotal, expand and var.* parameters.', query: PAGED_QUERY },
+  { method: 'GET', path: '/{projectKey}/resource/searchApiPattern', handler: 'search-resources', access: READ, body: 'none', rows: [4], summary: 'Full-text search with fuzzy matching, filters and facets.', query: SEARCH_QUERY },
   { method: 'POST', path: '/{projectKey}/resource', handler: 'create-resource', access: MANAGE, body: 'json', rows: [6], summary: 'Create a resource; a draft whose key exists updates that resource in place.' },
   { method: 'PATCH', path: '/{projectKey}/resource', handler: 'overwrite-resource', access: MANAGE, body: 'json', rows: [7], summary: 'Overwrite the resource named by the draft key.' },
   { method: 'PUT', path: '/{projectKey}/resource', handler: 'put-resource', access: MANAGE, body: 'json', rows: [8], summary: 'Create a resource, or overwrite the one named by the draft key.' },
 
   // One resource. API Gateway cannot route the partial segment `key={key}`, so row 3 shares
   // the `{id}` route and the handler dispatches on the `key=` prefix.
-  { method: 'GET', path: '/{projectKey}/resource/{id}', handler: 'get-resource', access: READ, body: 'none', rows: [2, 3], summary: 'Read a resource by id, or by key with the segment `key=<key>`.' },
+  { method: 'GET', path: '/{projectKey}/resource/{id}', handler: 'get-resource', access: READ, body: 'none', rows: [2, 3], summary: 'Read a resource by id, or by key with the segment `key=<key>`.', query: { optionalQueryParameter: { type: 'string' }, secondOptionalQueryParameter: { type: 'string' } } },
   { method: 'POST', path: '/{projectKey}/resource/{id}', handler: 'update-resource', access: MANAGE, body: 'json', rows: [10], summary: 'Apply update actions, in order, at the expected version.' },
-  { method: 'DELETE', path: '/{projectKey}/resource/{id}', handler: 'delete-resource', access: MANAGE, body: 'none', rows: [11], summary: 'Delete a resource (optionally at an expected version).' },
+  { method: 'DELETE', path: '/{projectKey}/resource/{id}', handler: 'delete-resource', access: MANAGE, body: 'none', rows: [11], summary: 'Delete a resource (optionally at an expected version).', query: { version: { type: 'integer', min: 1 } } },
 ] as const satisfies readonly Route[];
 
 export type RouteDefinition = (typeof routes)[number];

@@ -1,7 +1,10 @@
 import { resourceStore } from '../store/stores';
+import { ResourceQueryService } from './query-service';
 import { ResourceService } from './resource-service';
 
 let resources: ResourceService | undefined;
+let queries: ResourceQueryService | undefined;
 
-/** The resource use cases over this instance's store, created on first use. */
+/** The use cases over this instance's store, created on first use. */
 export const resourceService = () => (resources ??= new ResourceService(resourceStore()));
+export const queryService = () => (queries ??= new ResourceQueryService(resourceStore()));

@@ -19,6 +19,11 @@ export interface ResourceStore {
   /** Applies net changes at the expected version; a request that changes nothing keeps the version. */
   update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource>;
   delete(projectKey: string, id: string, expectedVersion?: number): Promise<Resource>;
+  /**
+   * Every resource of the project in id order, page by page, from `fromId` (inclusive) when
+   * given. Queries evaluate their predicates over this stream and stop reading when they can.
+   */
+  scan(projectKey: string, options?: { fromId?: string }): AsyncIterable<Resource>;
 }
 
 export interface NewResource {

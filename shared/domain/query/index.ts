@@ -38,3 +38,5 @@ export {
   type PredicateVariables,
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
+export { planQuery, resourceFields, type QueryPlan } from './query-plan';
+export { collectPage, type Page, type PageRequest } from './page-window';

@@ -3,7 +3,9 @@ import { logger } from '../../observability/logger';
 import { DomainError } from '../../domain/errors';
 import { StoreUnavailableError } from '../../store/errors';
 import { fromDomainError } from '../domain-errors';
-import { ApiError, general, invalidJsonInput, overCapacity, unsupportedMediaType } from '../errors';
+import { QueryError } from '../../domain/query';
+import { SearchError } from '../../domain/search';
+import { ApiError, general, invalidInput, invalidJsonInput, overCapacity, unsupportedMediaType } from '../errors';
 import { render, type ApiEvent, type ApiResult } from '../endpoint';
 
 /**
@@ -38,6 +40,7 @@ function toApiError(error: unknown, event: ApiEvent): ApiError {
       : invalidJsonInput(parserError.cause.message ?? 'The request body is empty.');
   }
   if (error instanceof DomainError) return fromDomainError(error);
+  if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
   if (error instanceof StoreUnavailableError) return overCapacity();
   return general();
 }

@@ -8,6 +8,8 @@
  */
 export const projectPartition = (projectKey: string) => `PROJECT#${projectKey}`;
 export const RESOURCE_PREFIX = 'RESOURCE#';
+/** Sorts right after every `RESOURCE#…` key ('$' follows '#'): the end of a resource range. */
+export const RESOURCE_RANGE_END = 'RESOURCE$';
 export const resourceKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${RESOURCE_PREFIX}${id}` });
 export const keySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `KEY#${key}` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });

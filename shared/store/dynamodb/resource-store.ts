@@ -3,6 +3,7 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
@@ -12,7 +13,7 @@ import type { Resource } from '../../domain/resource';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/update-actions';
 import type { KeyedDraft, NewResource, ResourceStore } from '../resource-store';
 import { cancellationReasons, isConditionFailure, itemOfConditionFailure, RetryableRace, translateEngineError } from './errors';
-import { keySentinelKey, resourceKey } from './keys';
+import { keySentinelKey, projectPartition, RESOURCE_PREFIX, RESOURCE_RANGE_END, resourceKey } from './keys';
 
 const MAX_ATTEMPTS = 6;
 
@@ -128,6 +129,32 @@ export class DynamoDbResourceStore implements ResourceStore {
         return resource;
       }
     });
+  }
+
+  async *scan(projectKey: string, options: { fromId?: string } = {}): AsyncIterable<Resource> {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db
+        .send(
+          new QueryCommand({
+            TableName: this.tableName,
+            // Resource items only, from the first id wanted: the range ends where the prefix does.
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :end',
+            ExpressionAttributeValues: {
+              ':pk': projectPartition(projectKey),
+              ':from': `${RESOURCE_PREFIX}${options.fromId ?? ''}`,
+              ':end': RESOURCE_RANGE_END,
+            },
+            ProjectionExpression: RESOURCE_FIELDS.map((_, index) => `#f${index}`).join(', '),
+            ExpressionAttributeNames: Object.fromEntries(RESOURCE_FIELDS.map((field, index) => [`#f${index}`, field])),
+            ConsistentRead: true,
+            ExclusiveStartKey,
+          }),
+        )
+        .catch(translateEngineError);
+      for (const item of page.Items ?? []) yield toResource(item);
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
   }
 
   private async createOnce(projectKey: string, draft: NewResource): Promise<Resource> {

@@ -1,0 +1,7 @@
+import { endpoint, ok } from '../../shared/http/endpoint';
+import { queryService } from '../../shared/services/services';
+
+/** GET /{projectKey}/resource — a page of the resources matching `where`, in `sort` order. */
+export const handler = endpoint('query-resources', async ({ projectKey, query }) =>
+  ok(await queryService().query(projectKey, query)),
+);

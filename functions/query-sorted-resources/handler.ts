@@ -1,0 +1,7 @@
+import { endpoint, ok } from '../../shared/http/endpoint';
+import { queryService } from '../../shared/services/services';
+
+/** GET /{projectKey}/resource/sorted-query-parameters — the paged query with where, sort and var.* */
+export const handler = endpoint('query-sorted-resources', async ({ projectKey, query }) =>
+  ok(await queryService().query(projectKey, query)),
+);

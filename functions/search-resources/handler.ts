@@ -1,0 +1,7 @@
+import { endpoint, ok } from '../../shared/http/endpoint';
+import { queryService } from '../../shared/services/services';
+
+/** GET /{projectKey}/resource/searchApiPattern — full-text (fuzzy) search with filters and facets. */
+export const handler = endpoint('search-resources', async ({ projectKey, query }) =>
+  ok(await queryService().search(projectKey, query)),
+);

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import { invalidInput } from './errors';
+import type { QueryParameters } from './query-parameters';
+
+/**
+ * Declared query parameters of a route (in the route table). The endpoint wrapper checks every
+ * declared parameter before the handler runs, so a wrong type is a 400 naming the parameter,
+ * never a silent default; parameters nobody declared are ignored, as in commercetools.
+ */
+export type ScalarType = 'string' | 'number' | 'integer' | 'boolean' | 'date-time' | 'json';
+
+export interface ParameterSpec {
+  /** One type, or several a value may take (the first that fits wins). */
+  type: ScalarType | readonly ScalarType[];
+  repeatable?: boolean;
+  min?: number;
+  max?: number;
+  /** For `json` values: the shape the parsed value must have. */
+  schema?: z.ZodType;
+  description?: string;
+}
+
+export type ParameterSpecs = Readonly<Record<string, ParameterSpec>>;
+
+export function checkParameters(specs: ParameterSpecs | undefined, query: QueryParameters): void {
+  for (const [name, spec] of Object.entries(specs ?? {})) {
+    const values = query.all(name);
+    if (values.length > 1 && !spec.repeatable) throw invalidInput(`The query parameter '${name}' may be given only once.`);
+    for (const value of values) checkValue(name, value, spec);
+  }
+}
+
+function checkValue(name: string, value: string, spec: ParameterSpec): void {
+  const types = [spec.type].flat();
+  if (types.some((type) => fits(type, value, spec))) return;
+  const bounds = spec.min !== undefined || spec.max !== undefined ? ` from ${spec.min ?? '-∞'} to ${spec.max ?? '∞'}` : '';
+  throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${preview(value)}'.`);
+}
+
+function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
+  switch (type) {
+    case 'string':
+      return true;
+    case 'number':
+    case 'integer': {
+      const number = value.trim() === '' ? Number.NaN : Number(value);
+      if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) return false;
+      return (spec.min === undefined || number >= spec.min) && (spec.max === undefined || number <= spec.max);
+    }
+    case 'boolean':
+      return value === 'true' || value === 'false';
+    case 'date-time':
+      return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+    case 'json': {
+      const parsed = parseJson(value);
+      if (parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+      return spec.schema ? spec.schema.safeParse(parsed).success : true;
+    }
+  }
+}
+
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+const describe = (type: ScalarType) =>
+  ({
+    string: 'a string',
+    number: 'a number',
+    integer: 'an integer',
+    boolean: 'true or false',
+    'date-time': 'an ISO 8601 date-time',
+    json: 'a JSON object of the declared shape',
+  })[type];
+
+function parseJson(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function preview(value: string): string {
+  return value.length > 60 ? `${value.slice(0, 57)}...` : value;
+}
