@@ -26,8 +26,12 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const [scheme, N, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  try {
+    const actual = await derive(secret, Buffer.from(salt, 'base64url'), { N: Number(N), r: Number(r), p: Number(p) });
+    return actual.length === expected.length && timingSafeEqual(actual, expected);
+  } catch {
+    return false; // a corrupt stored hash (bad scrypt parameters) verifies nothing
+  }
 }
 
 /** A hash to compare against when the client does not exist, so both paths take equal time. */

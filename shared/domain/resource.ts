@@ -12,11 +12,10 @@ import { z } from 'zod';
 const storableNumber = z
   .number()
   .refine((n) => n === 0 || (Math.abs(n) < 1e125 && Math.abs(n) > 1e-129), {
-    message: 'number is outside the storable range (1e-129 to 1e125)',
+    message: 'number is outside the storable range (magnitude between 1e-129 and 1e125, exclusive)',
   });
-const storableInteger = z.number().int().refine((n) => Number.isSafeInteger(n), {
-  message: 'integer is outside the safe range',
-});
+/** zod's int() already limits integers to the safe range. */
+const storableInteger = z.number().int();
 
 export const ObjectTypeElement = z.strictObject({
   integerExample: z.number().int().min(0).max(64650),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { invalidInput } from './errors';
-import type { QueryParameters } from './query-parameters';
+import { parseDecimal, type QueryParameters } from './query-parameters';
 
 /**
  * Declared query parameters of a route (in the route table). The endpoint wrapper checks every
@@ -43,7 +43,7 @@ function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
       return true;
     case 'number':
     case 'integer': {
-      const number = value.trim() === '' ? Number.NaN : Number(value);
+      const number = parseDecimal(value);
       if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) return false;
       return (spec.min === undefined || number >= spec.min) && (spec.max === undefined || number <= spec.max);
     }

@@ -35,7 +35,7 @@ export class QueryParameters {
   number(name: string, bounds: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    const value = text.trim() === '' ? Number.NaN : Number(text);
+    const value = parseDecimal(text);
     const kind = bounds.integer ? 'an integer' : 'a number';
     if (!Number.isFinite(value) || (bounds.integer && !Number.isInteger(value))) {
       throw invalidInput(`The query parameter '${name}' must be ${kind}, got '${text}'.`);
@@ -58,6 +58,11 @@ export class QueryParameters {
   matching(pattern: RegExp): [string, readonly string[]][] {
     return [...this.entries].filter(([name]) => pattern.test(name));
   }
+}
+
+/** A plain decimal number (`-12`, `1.5`, `2e3`); hex, octal, binary and padding are not numbers here. */
+export function parseDecimal(text: string): number {
+  return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN;
 }
 
 function decode(text: string): string {
