@@ -4,7 +4,15 @@ import type { HandlerName } from '../shared/http/routes';
  * What each function may touch, and nothing more. Typed against the route table, so a new
  * route does not compile until its function's permissions are declared here.
  */
-export type Permission = 'table:read' | 'table:write' | 'signingKey:sign' | 'signingKey:publicKey';
+export type Permission =
+  | 'table:read'
+  | 'table:write'
+  | 'signingKey:sign'
+  | 'signingKey:publicKey'
+  /** Put (and, to undo a failed upload, delete) image objects. */
+  | 'images:write'
+  /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
+  | 'extensions:invoke';
 
 export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not-found', readonly Permission[]> = {
   authorizer: ['signingKey:publicKey'],
@@ -19,6 +27,10 @@ export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not
   'check-resources-exist': ['table:read'],
   'query-sorted-resources': ['table:read'],
   'search-resources': ['table:read'],
+  'post-complex-path': ['table:read', 'table:write'],
+  'upload-image': ['table:read', 'table:write', 'images:write'],
+  'call-extension-action': ['table:read', 'extensions:invoke'],
+  'put-json-value': ['table:write'],
   'update-resource': ['table:read', 'table:write'],
   'delete-resource': ['table:read', 'table:write'],
 };

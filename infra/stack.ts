@@ -1,9 +1,13 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Distribution, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
@@ -46,6 +50,23 @@ export class GenericResourceServiceStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Images: a private, encrypted, versioned bucket, served only through CloudFront (origin access control).
+    const images = new Bucket(this, 'Images', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    const imageDistribution = new Distribution(this, 'ImageDistribution', {
+      comment: `Images of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
+      defaultBehavior: {
+        origin: S3BucketOrigin.withOriginAccessControl(images),
+        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      },
+    });
+
     const api = new HttpApi(this, 'Api', {
       apiName: `generic-resource-service-${props.region}-${props.cloudProvider}`,
       description: 'Generic Resource Service (commercetools family), project-scoped HTTP API',
@@ -56,6 +77,8 @@ export class GenericResourceServiceStack extends Stack {
       TOKEN_ISSUER: api.apiEndpoint,
       TOKEN_AUDIENCE: 'generic-resource-service',
       SIGNING_KEY_ARN: signingKey.keyArn,
+      IMAGES_BUCKET: images.bucketName,
+      IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
     };
 
     const grant = (fn: IFunction, permissions: readonly Permission[]) => {
@@ -64,6 +87,18 @@ export class GenericResourceServiceStack extends Stack {
         if (permission === 'table:write') table.grantWriteData(fn);
         if (permission === 'signingKey:sign') signingKey.grant(fn, 'kms:Sign');
         if (permission === 'signingKey:publicKey') signingKey.grant(fn, 'kms:GetPublicKey');
+        if (permission === 'images:write') {
+          images.grantPut(fn);
+          images.grantDelete(fn);
+        }
+        if (permission === 'extensions:invoke') {
+          fn.addToRolePolicy(
+            new PolicyStatement({
+              actions: ['lambda:InvokeFunction'],
+              resources: [this.formatArn({ service: 'lambda', resource: 'function', resourceName: 'gr-extension-*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
+            }),
+          );
+        }
       }
     };
     const functionFor = (handler: keyof typeof functionPermissions) => {
@@ -110,6 +145,8 @@ export class GenericResourceServiceStack extends Stack {
     new CfnOutput(this, 'TokenUrl', { value: `${api.apiEndpoint}/oauth/token`, description: 'OAuth 2.0 token endpoint' });
     new CfnOutput(this, 'JwksUrl', { value: `${api.apiEndpoint}/oauth/jwks`, description: 'Public keys of the access tokens' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'ImagesBucketName', { value: images.bucketName });
+    new CfnOutput(this, 'ImageBaseUrl', { value: `https://${imageDistribution.distributionDomainName}` });
     new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
   }
 }

@@ -1,10 +1,11 @@
-import { access, constants, mkdir } from 'node:fs/promises';
+import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import { hashSecret } from '../shared/auth/client-secrets';
 import { routes, fallbackRoute } from '../shared/http/routes';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
+import { startS3Local } from './s3-local';
 import { createGateway, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
 import { ensureLocalSigningKey } from './signing-key';
@@ -14,6 +15,7 @@ export interface LocalStackOptions {
   host: string;
   dataDir: string;
   dynamoDbPort?: number;
+  s3Port?: number;
   devClient: { clientId: string; clientSecret: string; projectKeys: string[] };
   onProgress?: (step: string) => void;
 }
@@ -21,6 +23,7 @@ export interface LocalStackOptions {
 export interface LocalStack {
   url: string;
   dynamoDbEndpoint: string;
+  s3Endpoint: string;
   tableName: string;
   devClientScopes: string[];
   stop(): Promise<void>;
@@ -28,6 +31,7 @@ export interface LocalStack {
 
 export const LOCAL_TABLE_NAME = 'generic-resource-service';
 export const LOCAL_AUDIENCE = 'generic-resource-service';
+export const LOCAL_IMAGES_BUCKET = 'images';
 
 /**
  * Everything `npm start` runs, on this machine: DynamoDB Local, the signing key, the development
@@ -41,16 +45,34 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   progress('starting DynamoDB Local');
   const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
+  progress('starting the S3 emulator');
+  const s3 = await startS3Local({ dataDir, port: options.s3Port ?? (await freePort()), bucket: LOCAL_IMAGES_BUCKET }).catch(
+    async (error: unknown) => {
+      await dynamoDb.stop();
+      throw error;
+    },
+  );
+  const stopEngines = async () => {
+    await Promise.allSettled([dynamoDb.stop(), s3.stop()]);
+  };
   try {
     await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
+    // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
+    // actions be bound to http(s) handlers on loopback (docs/extensions.md).
+    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, tableName: LOCAL_TABLE_NAME }, null, 2));
+    process.env.LOCAL_MODE = 'true';
     const url = `http://localhost:${options.port}`;
     // The handlers read their configuration from the environment, exactly as in Lambda.
     Object.assign(process.env, {
       TABLE_NAME: LOCAL_TABLE_NAME,
       AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint,
+      AWS_ENDPOINT_URL_S3: s3.endpoint,
+      IMAGES_BUCKET: LOCAL_IMAGES_BUCKET,
+      IMAGE_BASE_URL: s3.bucketUrl,
       AWS_REGION: process.env.AWS_REGION ?? 'local',
-      AWS_ACCESS_KEY_ID: 'local',
-      AWS_SECRET_ACCESS_KEY: 'local',
+      // s3rver accepts only its own credentials; DynamoDB Local (shared database) accepts any.
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
       TOKEN_ISSUER: url,
       TOKEN_AUDIENCE: LOCAL_AUDIENCE,
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
@@ -71,16 +93,17 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     return {
       url,
       dynamoDbEndpoint: dynamoDb.endpoint,
+      s3Endpoint: s3.endpoint,
       tableName: LOCAL_TABLE_NAME,
       devClientScopes,
       stop: async () => {
         server.closeAllConnections();
         await new Promise((done) => server.close(done));
-        await dynamoDb.stop();
+        await stopEngines();
       },
     };
   } catch (error) {
-    await dynamoDb.stop();
+    await stopEngines();
     throw error;
   }
 }

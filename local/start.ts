@@ -3,13 +3,14 @@ import { startLocalStack } from './stack';
 
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
- * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS.
+ * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS.
  */
 const settings = {
   port: Number(process.env.PORT ?? 8080),
   host: process.env.HOST ?? 'localhost',
   dataDir: process.env.LOCAL_DATA_DIR ?? '.local',
   dynamoDbPort: process.env.DYNAMODB_LOCAL_PORT ? Number(process.env.DYNAMODB_LOCAL_PORT) : undefined,
+  s3Port: process.env.S3_LOCAL_PORT ? Number(process.env.S3_LOCAL_PORT) : undefined,
   devClient: {
     clientId: process.env.LOCAL_CLIENT_ID ?? 'local-dev-client',
     clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-dev-secret',
@@ -26,6 +27,7 @@ Generic Resource Service is running (local mode)
 
   API and token service  ${stack.url}
   DynamoDB Local         ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
+  S3 emulator (s3rver)   ${stack.s3Endpoint}  (bucket images)
   Data directory         ${settings.dataDir}
 
 Development client (local only)

@@ -26,6 +26,13 @@ export const config = {
   get signingKeyFile() {
     return process.env.SIGNING_KEY_FILE;
   },
+  get imagesBucket() {
+    return required('IMAGES_BUCKET');
+  },
+  /** Where image objects are served from: a CloudFront distribution in AWS, the S3 emulator locally. */
+  get imageBaseUrl() {
+    return required('IMAGE_BASE_URL');
+  },
   get tokenTtlSeconds() {
     return Number(process.env.TOKEN_TTL_SECONDS ?? 172_800);
   },

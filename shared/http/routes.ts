@@ -19,7 +19,7 @@ import { InterfaceObjectTestType } from '../domain/resource';
 import type { ParameterSpecs } from './parameters';
 
 /** How the gateway hands the body to the function. */
-export type BodyKind = 'none' | 'json' | 'form' | 'binary';
+export type BodyKind = 'none' | 'json' | 'form' | 'binary' | 'text';
 
 export interface Route {
   method: HttpMethod;
@@ -38,6 +38,7 @@ export interface Route {
 
 const READ: Access = { kind: 'project', anyOf: ['manage_test', 'view_test'] };
 const MANAGE: Access = { kind: 'project', anyOf: ['manage_test'] };
+const MANAGE_PRODUCTS: Access = { kind: 'project', anyOf: ['manage_products'] };
 const PUBLIC: Access = { kind: 'public' };
 
 /** The paged query of the commercetools family (rows 1, 5 and 12); `var.<name>` joins them. */
@@ -97,6 +98,19 @@ export const routes = [
   { method: 'GET', path: '/{projectKey}/resource/{id}', handler: 'get-resource', access: READ, body: 'none', rows: [2, 3], summary: 'Read a resource by id, or by key with the segment `key=<key>`.', query: { optionalQueryParameter: { type: 'string' }, secondOptionalQueryParameter: { type: 'string' } } },
   { method: 'POST', path: '/{projectKey}/resource/{id}', handler: 'update-resource', access: MANAGE, body: 'json', rows: [10], summary: 'Apply update actions, in order, at the expected version.' },
   { method: 'DELETE', path: '/{projectKey}/resource/{id}', handler: 'delete-resource', access: MANAGE, body: 'none', rows: [11], summary: 'Delete a resource (optionally at an expected version).', query: { version: { type: 'integer', min: 1 } } },
+
+  // The artificially complex path: API Gateway routes the whole `uri-parameter-one=<x>` segment
+  // and the handler checks the prefix.
+  { method: 'POST', path: '/{projectKey}/resource/artificially-complex/path/{uriParameterOne}/{uriParameterTwo}', handler: 'post-complex-path', access: MANAGE, body: 'json', rows: [9], summary: 'Store an OutOfOrderPropertiesTestType under (uriParameterOne, uriParameterTwo); answer the named resource\'s objectTypeProperty.', query: { queryParameterOne: { type: 'number' }, queryParameterTwo: { type: 'string' } } },
+
+  // Images of product variants, stored in S3.
+  { method: 'POST', path: '/{projectKey}/resource/images', handler: 'upload-image', access: MANAGE_PRODUCTS, body: 'binary', rows: [13], summary: 'Upload a JPEG, PNG or GIF image to the variant chosen by sku or variant.', query: { filename: { type: 'string' }, variant: { type: 'integer', min: 1 }, sku: { type: 'string' }, staged: { type: 'boolean' } } },
+
+  // Extension actions: forwarded to the handler the project bound them to.
+  { method: 'POST', path: '/{projectKey}/resource/namespace-action', handler: 'call-extension-action', access: MANAGE, body: 'text', rows: [14], summary: 'Call the extension action namespace-action (POST).' },
+  { method: 'GET', path: '/{projectKey}/resource/namespace-action', handler: 'call-extension-action', access: READ, body: 'none', rows: [15], summary: 'Call the extension action namespace-action (GET).' },
+  { method: 'GET', path: '/{projectKey}/resource/namespace-action-with-example', handler: 'call-extension-action', access: READ, body: 'none', rows: [16], summary: 'Call the extension action namespace-action-with-example; bound by default to its declared cart example.' },
+  { method: 'PUT', path: '/{projectKey}/resource/json-serializable-primitive-type', handler: 'put-json-value', access: MANAGE, body: 'json', rows: [17], summary: 'Store any JSON value for the project and answer it.' },
 ] as const satisfies readonly Route[];
 
 export type RouteDefinition = (typeof routes)[number];

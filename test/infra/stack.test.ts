@@ -132,3 +132,38 @@ describe('throttling', () => {
     });
   });
 });
+
+describe('images bucket', () => {
+  it('is private, encrypted, versioned, TLS-only and retained', () => {
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        VersioningConfiguration: { Status: 'Enabled' },
+      }),
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+          Match.objectLike({ Effect: 'Allow', Principal: { Service: 'cloudfront.amazonaws.com' }, Action: 's3:GetObject' }),
+        ]),
+      },
+    });
+  });
+
+  it('is served through CloudFront with origin access control', () => {
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }) }),
+    });
+  });
+
+  it('lets only the upload function write images', () => {
+    expect(actionsOf('upload-image')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject*']));
+    for (const handler of ['get-resource', 'create-resource', 'issue-token', 'authorizer']) {
+      expect(actionsOf(handler).some((action) => action.startsWith('s3:'))).toBe(false);
+    }
+  });
+});

@@ -13,9 +13,9 @@ import type { Resource } from '../../domain/resource';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/update-actions';
 import type { KeyedDraft, NewResource, ResourceStore } from '../resource-store';
 import { cancellationReasons, isConditionFailure, itemOfConditionFailure, RetryableRace, translateEngineError } from './errors';
+import { withRetries } from './retries';
 import { keySentinelKey, projectPartition, RESOURCE_PREFIX, RESOURCE_RANGE_END, resourceKey } from './keys';
 
-const MAX_ATTEMPTS = 6;
 
 const RESOURCE_FIELDS = ['id', 'key', 'version', 'createdAt', 'lastModifiedAt', 'objectTypeProperty', 'someProperty'] as const;
 
@@ -325,19 +325,6 @@ function checkVersion(resource: Resource | undefined, id: string, expectedVersio
     throw new VersionConflictError(expectedVersion, resource.version);
   }
   return resource;
-}
-
-async function withRetries<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let round = 1; ; round++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (!(error instanceof RetryableRace)) throw error;
-      if (round >= MAX_ATTEMPTS) throw new VersionConflictError(undefined, undefined);
-      // Jittered backoff spreads the writers that collided.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * round));
-    }
-  }
 }
 
 function toItem(projectKey: string, resource: Resource) {

@@ -1,0 +1,50 @@
+import { imageSize } from 'image-size';
+
+/**
+ * What an uploaded image is, read from its bytes: the type by its magic number (the Content-Type
+ * header must agree) and the dimensions by image-size.
+ */
+export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
+export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
+
+/**
+ * The largest image the endpoint takes: Lambda's 6 MB synchronous payload carries the body
+ * base64-encoded (4/3 of its size) inside the event, which leaves about 4.4 MB of raw bytes.
+ */
+export const MAX_IMAGE_BYTES = 4_400_000;
+
+const MAGIC_NUMBERS: { type: ImageContentType; bytes: number[] }[] = [
+  { type: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
+  { type: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
+  { type: 'image/gif', bytes: [0x47, 0x49, 0x46, 0x38] }, // "GIF8" of GIF87a / GIF89a
+];
+
+export function detectImageType(bytes: Uint8Array): ImageContentType | undefined {
+  return MAGIC_NUMBERS.find(({ bytes: magic }) => magic.every((byte, index) => bytes[index] === byte))?.type;
+}
+
+export function isImageContentType(value: string): value is ImageContentType {
+  return (IMAGE_CONTENT_TYPES as readonly string[]).includes(value);
+}
+
+/** Width and height, or undefined when the bytes are not a readable image of their type. */
+export function readDimensions(bytes: Uint8Array): { w: number; h: number } | undefined {
+  try {
+    const { width, height } = imageSize(bytes);
+    return width && height ? { w: width, h: height } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A file name safe inside an object key: letters, digits, `.`, `_` and `-` only, no leading dots,
+ * at most 100 characters. The key's unique prefix, not the name, makes the object unique.
+ */
+export function safeFileName(filename: string | undefined): string {
+  const cleaned = (filename ?? '')
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+/, '')
+    .slice(0, 100);
+  return cleaned || 'img';
+}

@@ -1,0 +1,140 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { InvalidOperationError } from '../../domain/errors';
+import type { Image, Variant } from '../../domain/images/variant';
+import type { VariantStore } from '../variant-store';
+import { cancellationReasons, isConditionFailure, itemOfConditionFailure, RetryableRace, translateEngineError } from './errors';
+import { projectPartition } from './keys';
+import { withRetries } from './retries';
+
+/**
+ * Variants in the project partition: `VARIANT#<id>` holds the variant, `SKU#<sku>` makes skus
+ * unique (written in the same transaction as the variant), and `VARIANT_SEQUENCE` numbers the
+ * variants that are created by sku alone.
+ */
+const variantKey = (projectKey: string, id: number) => ({ pk: projectPartition(projectKey), sk: `VARIANT#${id}` });
+const skuKey = (projectKey: string, sku: string) => ({ pk: projectPartition(projectKey), sk: `SKU#${sku}` });
+const sequenceKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: 'VARIANT_SEQUENCE' });
+
+export class DynamoDbVariantStore implements VariantStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  attachImage(projectKey: string, selector: { sku?: string; id?: number }, image: Image, publish: boolean): Promise<Variant> {
+    return withRetries(async () => {
+      const idOfSku = selector.sku === undefined ? undefined : await this.variantIdOfSku(projectKey, selector.sku);
+      if (selector.id !== undefined && idOfSku !== undefined && idOfSku !== selector.id) {
+        throw new InvalidOperationError(`The sku '${selector.sku}' belongs to variant ${idOfSku}, not to variant ${selector.id}.`);
+      }
+      if (idOfSku !== undefined) return this.append(projectKey, idOfSku, image, publish);
+      if (selector.id === undefined) {
+        // A new sku and no variant id: the variant gets the next number.
+        return this.create(projectKey, await this.nextVariantId(projectKey), selector.sku, image, publish);
+      }
+      // A variant id, with a sku no variant has yet (or none): that variant, or a new one.
+      const existing = await this.appendIfExists(projectKey, selector.id, selector.sku, image, publish);
+      return existing ?? this.create(projectKey, selector.id, selector.sku, image, publish);
+    });
+  }
+
+  private async variantIdOfSku(projectKey: string, sku: string): Promise<number | undefined> {
+    const { Item } = await this.db
+      .send(new GetCommand({ TableName: this.tableName, Key: skuKey(projectKey, sku), ConsistentRead: true }))
+      .catch(translateEngineError);
+    return Item?.variantId as number | undefined;
+  }
+
+  private async append(projectKey: string, id: number, image: Image, publish: boolean): Promise<Variant> {
+    const variant = await this.appendIfExists(projectKey, id, undefined, image, publish);
+    if (!variant) throw new RetryableRace(); // the sku pointed at a variant that is not there yet
+    return variant;
+  }
+
+  /** Appends in one UpdateItem; undefined when the variant does not exist. */
+  private async appendIfExists(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean) {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: variantKey(projectKey, id),
+          UpdateExpression: publish
+            ? 'SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image)'
+            : 'SET stagedImages = list_append(stagedImages, :image)',
+          // With a sku given, the variant must carry that very sku (both name the same variant).
+          ConditionExpression: sku === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND sku = :sku',
+          ExpressionAttributeValues: { ':image': [image], ...(sku === undefined ? {} : { ':sku': sku }) },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+      return toVariant(Attributes!);
+    } catch (error) {
+      if (!isConditionFailure(error)) return translateEngineError(error);
+      const current = itemOfConditionFailure(error);
+      if (!current) return undefined;
+      throw new InvalidOperationError(
+        `Variant ${id} has ${current.sku === undefined ? 'no sku' : `the sku '${String(current.sku)}'`}, not '${sku}'.`,
+      );
+    }
+  }
+
+  private async create(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean): Promise<Variant> {
+    const variant: Variant = { id, ...(sku === undefined ? {} : { sku }), images: publish ? [image] : [], stagedImages: [image] };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { ...variantKey(projectKey, id), type: 'variant', ...variant },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            ...(sku === undefined
+              ? []
+              : [
+                  {
+                    Put: {
+                      TableName: this.tableName,
+                      Item: { ...skuKey(projectKey, sku), type: 'variant-sku', variantId: id },
+                      ConditionExpression: 'attribute_not_exists(pk)',
+                    },
+                  },
+                ]),
+          ],
+        }),
+      );
+      return variant;
+    } catch (error) {
+      // Another upload created the variant or took the sku meanwhile: look again.
+      if (cancellationReasons(error)) throw new RetryableRace();
+      return translateEngineError(error);
+    }
+  }
+
+  private async nextVariantId(projectKey: string): Promise<number> {
+    const { Attributes } = await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: sequenceKey(projectKey),
+          UpdateExpression: 'ADD lastVariantId :one',
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      )
+      .catch(translateEngineError);
+    return Attributes!.lastVariantId as number;
+  }
+}
+
+function toVariant(item: Record<string, unknown>): Variant {
+  return {
+    id: item.id as number,
+    ...(item.sku === undefined ? {} : { sku: item.sku as string }),
+    images: (item.images as Image[]) ?? [],
+    stagedImages: (item.stagedImages as Image[]) ?? [],
+  };
+}

@@ -1,0 +1,127 @@
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { call, tokenFor, uniqueKey } from './api-client';
+
+/** A real PNG of the given size (solid colour), built byte by byte. */
+function png(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const check = Buffer.alloc(4);
+    check.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, check]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x7f)])));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const upload = async (query: string, body: Buffer | undefined, contentType = 'image/png', scope = 'manage_products:demo') =>
+  call('POST', `/demo/resource/images?${query}`, {
+    token: await tokenFor(scope),
+    body,
+    headers: body === undefined ? {} : { 'content-type': contentType },
+  });
+
+describe('image upload (row 13)', () => {
+  it('stores the image, creates the variant on its first image, and serves the same bytes', async () => {
+    const sku = uniqueKey('sku');
+    const image = png(3, 2);
+    const answer = await upload(`sku=${sku}&filename=front.png`, image);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: expect.any(Number), sku, images: [] });
+    expect(answer.body.stagedImages).toHaveLength(1);
+    const [staged] = answer.body.stagedImages;
+    expect(staged).toMatchObject({ dimensions: { w: 3, h: 2 }, contentType: 'image/png', label: 'front.png' });
+
+    const served = await fetch(staged.url);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+  });
+
+  it('staged=false publishes to images too; later images append to the same variant', async () => {
+    const sku = uniqueKey('sku');
+    const first = await upload(`sku=${sku}`, png(1, 1));
+    const second = await upload(`sku=${sku}&variant=${first.body.id}&staged=false`, GIF_1X1, 'image/gif');
+    expect(second.status).toBe(200);
+    expect(second.body.id).toBe(first.body.id);
+    expect(second.body.stagedImages).toHaveLength(2);
+    expect(second.body.images).toHaveLength(1);
+    expect(second.body.images[0]).toMatchObject({ contentType: 'image/gif', dimensions: { w: 1, h: 1 }, label: 'img' });
+  });
+
+  it('selects a variant by number alone, creating it when new', async () => {
+    const id = 100_000 + Math.floor(Math.random() * 1_000_000);
+    const first = await upload(`variant=${id}`, png(2, 2));
+    expect(first.body).toMatchObject({ id, stagedImages: [expect.any(Object)] });
+    expect(first.body.sku).toBeUndefined();
+    const again = await upload(`variant=${id}`, png(2, 2));
+    expect(again.body.stagedImages).toHaveLength(2);
+  });
+
+  it('refuses a sku and a variant that name different variants', async () => {
+    const [a, b] = [uniqueKey('sku'), uniqueKey('sku')];
+    const first = await upload(`sku=${a}`, png(1, 1));
+    await upload(`sku=${b}`, png(1, 1));
+    const mismatch = await upload(`sku=${b}&variant=${first.body.id}`, png(1, 1));
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.errors[0].code).toBe('InvalidOperation');
+  });
+
+  it('keeps the object key unsteerable by filename', async () => {
+    const answer = await upload(`sku=${uniqueKey('sku')}&filename=${encodeURIComponent('../../etc/passwd')}`, png(1, 1));
+    expect(answer.status).toBe(200);
+    const { url, label } = answer.body.stagedImages[0];
+    expect(label).toBe('etc-passwd');
+    expect(new URL(url).pathname).toMatch(/^\/images\/demo\/images\/[0-9a-f-]{36}\/etc-passwd$/);
+  });
+
+  it('refuses what is not a JPEG, PNG or GIF by its bytes, an empty body, and a missing selector', async () => {
+    const lying = await upload(`sku=${uniqueKey()}`, Buffer.from('definitely not a png'), 'image/png');
+    expect(lying.status).toBe(415);
+    const mismatch = await upload(`sku=${uniqueKey()}`, GIF_1X1, 'image/png');
+    expect(mismatch.status).toBe(415);
+    const webp = await upload(`sku=${uniqueKey()}`, png(1, 1), 'image/webp');
+    expect(webp.status).toBe(415);
+    const empty = await upload(`sku=${uniqueKey()}`, undefined);
+    expect(empty.status).toBe(400);
+    const unselected = await upload('', png(1, 1));
+    expect(unselected.status).toBe(400);
+    expect(unselected.body.errors[0].message).toContain('sku');
+    const badVariant = await upload('variant=abc', png(1, 1));
+    expect(badVariant.status).toBe(400);
+  });
+
+  it('refuses images over the limit with 413', async () => {
+    const big = Buffer.concat([png(1, 1), Buffer.alloc(4_500_000)]);
+    const answer = await upload(`sku=${uniqueKey()}`, big);
+    expect(answer.status).toBe(413);
+    expect(answer.body.errors[0].code).toBe('RequestEntityTooLarge');
+  });
+
+  it('needs manage_products: manage_test alone is 403', async () => {
+    const answer = await upload(`sku=${uniqueKey()}`, png(1, 1), 'image/png', 'manage_test:demo');
+    expect(answer.status).toBe(403);
+    expect(answer.body.errors[0]).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('manage_products:demo') });
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { detectImageType, safeFileName } from '../../../shared/domain/images/image-file';
+import type { Image, Variant } from '../../../shared/domain/images/variant';
+import { QueryParameters } from '../../../shared/http/query-parameters';
+import { ImageService } from '../../../shared/services/image-service';
+import { StoreUnavailableError } from '../../../shared/store/errors';
+import type { ImageStorage } from '../../../shared/store/image-storage';
+import type { VariantStore } from '../../../shared/store/variant-store';
+
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** An in-memory object store that records what happened to it. */
+class RecordingStorage implements ImageStorage {
+  objects = new Map<string, Buffer>();
+  constructor(private readonly failPut = false) {}
+  async put(key: string, bytes: Buffer) {
+    if (this.failPut) throw new StoreUnavailableError(new Error('S3 is down'));
+    this.objects.set(key, bytes);
+  }
+  async delete(key: string) {
+    this.objects.delete(key);
+  }
+  urlOf(key: string) {
+    return `https://images.example/${key}`;
+  }
+}
+
+const variants = (attach: (image: Image) => Promise<Variant>): VariantStore & { attached: Image[] } => {
+  const attached: Image[] = [];
+  return {
+    attached,
+    attachImage: async (_project, _selector, image) => {
+      attached.push(image);
+      return attach(image);
+    },
+  };
+};
+
+describe('ImageService: no orphans, nothing half-recorded', () => {
+  it('removes the object again when recording the variant fails', async () => {
+    const storage = new RecordingStorage();
+    const failing = variants(async () => {
+      throw new StoreUnavailableError(new Error('DynamoDB throttled'));
+    });
+    const service = new ImageService(failing, storage);
+    await expect(service.upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(failing.attached).toHaveLength(1);
+    expect(storage.objects.size).toBe(0);
+  });
+
+  it('records nothing when S3 fails', async () => {
+    const recording = variants(async (image) => ({ id: 1, images: [], stagedImages: [image] }));
+    const service = new ImageService(recording, new RecordingStorage(true));
+    await expect(service.upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(recording.attached).toHaveLength(0);
+  });
+
+  it('keeps the object and answers the variant when both succeed', async () => {
+    const storage = new RecordingStorage();
+    const recording = variants(async (image) => ({ id: 1, sku: 'a', images: [], stagedImages: [image] }));
+    const variant = await new ImageService(recording, storage).upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF);
+    expect(storage.objects.size).toBe(1);
+    expect(variant.stagedImages[0]).toMatchObject({ dimensions: { w: 1, h: 1 }, contentType: 'image/gif', label: 'img' });
+  });
+});
+
+describe('image bytes and names', () => {
+  it('detects JPEG, PNG and GIF by magic number only', () => {
+    expect(detectImageType(Buffer.from([0xff, 0xd8, 0xff, 0xe0]))).toBe('image/jpeg');
+    expect(detectImageType(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe('image/png');
+    expect(detectImageType(GIF)).toBe('image/gif');
+    expect(detectImageType(Buffer.from('<svg/>'))).toBeUndefined();
+    expect(detectImageType(Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it('makes file names safe for object keys', () => {
+    expect(safeFileName(undefined)).toBe('img');
+    expect(safeFileName('')).toBe('img');
+    expect(safeFileName('../../etc/passwd')).toBe('etc-passwd');
+    expect(safeFileName('.hidden')).toBe('hidden');
+    expect(safeFileName('a b/c.png')).toBe('a-b-c.png');
+    expect(safeFileName('x'.repeat(300))).toHaveLength(100);
+  });
+});
