@@ -1,0 +1,237 @@
+/**
+ * `npm run extension -- <command>`: binds a project's extension actions to their handlers.
+ *
+ *   bind   --project <p> --action <a> (--url <https URL> | --lambda <name or ARN> | --static <file.json> [--status <code>])
+ *   unbind --project <p> --action <a>
+ *   list   [--project <p>]
+ *
+ * Common options: --json (machine-readable output), --table <name>, --endpoint <DynamoDB URL>,
+ * --data-dir <dir>. Where the bindings live:
+ *
+ *   1. --endpoint / AWS_ENDPOINT_URL_DYNAMODB and --table / TABLE_NAME when given;
+ *   2. TABLE_NAME alone: that table in AWS (the SDK's usual credentials and region);
+ *   3. neither: the local stack, whose DynamoDB endpoint and table `npm start` writes to
+ *      `<LOCAL_DATA_DIR or .local>/endpoints.json`.
+ *
+ * `bind` of a URL or Lambda target prints the signing secret once; it is not shown again.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { z } from 'zod';
+import { EXTENSION_ACTIONS, isExtensionAction, type ExtensionAction } from '../shared/domain/extensions/actions';
+import { describeTarget, ExtensionBinding, type ExtensionTarget } from '../shared/domain/extensions/binding';
+import { DEFAULT_BINDINGS } from '../shared/domain/extensions/default-bindings';
+import { generateSecret } from '../shared/domain/extensions/signing';
+import { classifyAddress, unbracket } from '../shared/services/extension-forwarding/address-policy';
+import { DynamoDbExtensionStore } from '../shared/store/dynamodb/extension-store';
+
+/** The local stack's table name (local/stack.ts), used when only an endpoint is given. */
+const LOCAL_TABLE_NAME = 'generic-resource-service';
+
+class UsageError extends Error {}
+
+const USAGE = `Usage:
+  npm run extension -- bind   --project <p> --action <action> --url <https URL>          [--json]
+  npm run extension -- bind   --project <p> --action <action> --lambda <gr-extension-… name or ARN> [--json]
+  npm run extension -- bind   --project <p> --action <action> --static <file.json> [--status <code>] [--json]
+  npm run extension -- unbind --project <p> --action <action>
+  npm run extension -- list   [--project <p>] [--json]
+
+Actions: ${EXTENSION_ACTIONS.join(', ')}
+Store:   --table/TABLE_NAME, --endpoint/AWS_ENDPOINT_URL_DYNAMODB; without both, the local stack
+         found through <--data-dir or LOCAL_DATA_DIR or .local>/endpoints.json (written by npm start).`;
+
+const OPTIONS = {
+  project: { type: 'string' },
+  action: { type: 'string' },
+  url: { type: 'string' },
+  lambda: { type: 'string' },
+  static: { type: 'string' },
+  status: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  table: { type: 'string' },
+  endpoint: { type: 'string' },
+  'data-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const [command, ...extra] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    if (!values.help) process.exitCode = 1;
+    return;
+  }
+  if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
+  switch (command) {
+    case 'bind':
+      return bind(values);
+    case 'unbind':
+      return unbind(values);
+    case 'list':
+      return list(values);
+    default:
+      throw new UsageError(`Unknown command '${command}'.`);
+  }
+}
+
+async function bind(options: Options): Promise<void> {
+  const projectKey = projectOf(options);
+  const action = actionOf(options);
+  const kinds = [options.url, options.lambda, options.static].filter((value) => value !== undefined);
+  if (kinds.length !== 1) throw new UsageError('Give exactly one of --url, --lambda or --static.');
+  if (options.status !== undefined && options.static === undefined) throw new UsageError('--status applies to --static only.');
+
+  let target: ExtensionTarget;
+  let secret: string | undefined;
+  if (options.url !== undefined) {
+    checkUrl(options.url);
+    secret = generateSecret();
+    target = { kind: 'http', url: options.url, secret };
+  } else if (options.lambda !== undefined) {
+    secret = generateSecret();
+    target = { kind: 'lambda', functionName: options.lambda, secret };
+  } else {
+    const file = resolve(options.static!);
+    let document: unknown;
+    try {
+      document = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`Cannot read a JSON document from ${file}: ${(error as Error).message}`);
+    }
+    const statusCode = options.status === undefined ? 200 : Number(options.status);
+    target = { kind: 'static', statusCode, document: document as never };
+  }
+
+  const parsed = ExtensionBinding.safeParse({ projectKey, action, target, createdAt: new Date().toISOString() });
+  if (!parsed.success) throw new UsageError(`Invalid binding:\n${z.prettifyError(parsed.error)}`);
+  const { store } = await openStore(options);
+  await store.put(parsed.data);
+
+  if (options.json) {
+    console.log(JSON.stringify({ ...view(parsed.data), ...(secret ? { secret } : {}) }, null, 2));
+    return;
+  }
+  console.log(`Bound ${action} of project ${projectKey} to ${describeTarget(parsed.data.target)}.`);
+  if (secret) {
+    console.log(`\nSigning secret (shown once; give it to the handler to verify X-Extension-Signature):\n\n  ${secret}\n`);
+  }
+}
+
+async function unbind(options: Options): Promise<void> {
+  const projectKey = projectOf(options);
+  const action = actionOf(options);
+  const { store } = await openStore(options);
+  const removed = await store.delete(projectKey, action);
+  const fallback = DEFAULT_BINDINGS[action];
+  if (options.json) {
+    console.log(JSON.stringify({ projectKey, action, removed }));
+    return;
+  }
+  console.log(removed ? `Unbound ${action} of project ${projectKey}.` : `${action} of project ${projectKey} was not bound; nothing changed.`);
+  if (fallback) console.log(`It answers its default again: ${describeTarget(fallback)}.`);
+}
+
+async function list(options: Options): Promise<void> {
+  const { store, where } = await openStore(options);
+  const bindings = await store.list(options.project);
+  if (options.json) {
+    console.log(JSON.stringify(bindings.map(view), null, 2));
+    return;
+  }
+  console.log(`Extension bindings in ${where}${options.project ? ` for project ${options.project}` : ''}:`);
+  if (bindings.length === 0) console.log('  (none)');
+  for (const binding of bindings) {
+    console.log(`  ${binding.projectKey}  ${binding.action}  →  ${describeTarget(binding.target)}  (since ${binding.createdAt})`);
+  }
+  const defaults = Object.entries(DEFAULT_BINDINGS).map(([action, target]) => `  ${action}  →  ${describeTarget(target)}`);
+  if (defaults.length > 0) console.log(`Defaults, for projects that did not bind the action:\n${defaults.join('\n')}`);
+}
+
+/** What list and bind show of a binding: everything but its secret. */
+function view(binding: ExtensionBinding) {
+  const { target } = binding;
+  const shown = target.kind === 'static' ? target : { ...target, secret: undefined };
+  return { projectKey: binding.projectKey, action: binding.action, target: shown, createdAt: binding.createdAt };
+}
+
+function projectOf(options: Options): string {
+  if (!options.project) throw new UsageError('--project is required.');
+  return options.project;
+}
+
+function actionOf(options: Options): ExtensionAction {
+  if (!options.action) throw new UsageError('--action is required.');
+  if (!isExtensionAction(options.action)) throw new UsageError(`Unknown action '${options.action}'; one of: ${EXTENSION_ACTIONS.join(', ')}.`);
+  return options.action;
+}
+
+/**
+ * What can be told from the URL alone. The service checks again at every call, with the
+ * addresses the host resolves to then.
+ */
+function checkUrl(text: string): void {
+  if (!URL.canParse(text)) throw new UsageError(`'${text}' is not an absolute URL.`);
+  const url = new URL(text);
+  const host = unbracket(url.hostname);
+  const literal = classifyAddress(host);
+  const loopback = literal === 'loopback' || host === 'localhost';
+  if (url.protocol === 'http:' && !loopback) {
+    throw new UsageError('Plain http is allowed only to a loopback address (127.0.0.1, localhost, [::1]) in local mode; use https.');
+  }
+  if (literal !== 'invalid' && literal !== 'public' && literal !== 'loopback') {
+    throw new UsageError(`${host} is a ${literal} address; the service refuses to call it.`);
+  }
+  if (loopback) console.error('Note: a loopback address is called only in local mode (npm start); in AWS the call is refused.');
+}
+
+async function openStore(options: Options): Promise<{ store: DynamoDbExtensionStore; where: string }> {
+  let endpoint = options.endpoint ?? process.env.AWS_ENDPOINT_URL_DYNAMODB;
+  let table = options.table ?? process.env.TABLE_NAME;
+  if (!endpoint && !table) {
+    const dataDir = options['data-dir'] ?? process.env.LOCAL_DATA_DIR ?? '.local';
+    const file = resolve(dataDir, 'endpoints.json');
+    let local: { dynamoDbEndpoint?: string; tableName?: string };
+    try {
+      local = JSON.parse(await readFile(file, 'utf8'));
+    } catch {
+      throw new UsageError(
+        `No store given and no local stack found (${file} is missing). Start the local stack (npm start), ` +
+          'pass --data-dir, or set TABLE_NAME (AWS) / AWS_ENDPOINT_URL_DYNAMODB.',
+      );
+    }
+    endpoint = local.dynamoDbEndpoint;
+    table = local.tableName;
+  }
+  table ??= LOCAL_TABLE_NAME;
+  const client = new DynamoDBClient(
+    endpoint
+      ? {
+          endpoint,
+          region: process.env.AWS_REGION ?? 'local',
+          // DynamoDB Local accepts any credentials; real ones win when they are set.
+          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+        }
+      : {},
+  );
+  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return { store: new DynamoDbExtensionStore(db, table), where: `table ${table}${endpoint ? ` at ${endpoint}` : ''}` };
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exitCode = 1;
+  } else {
+    console.error(`extension: ${(error as Error)?.message ?? error}`);
+    process.exitCode = 2;
+  }
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { EXTENSION_ACTIONS } from './actions';
+
+/**
+ * A project's binding of an extension action to what answers it: an HTTP(S) endpoint, a Lambda
+ * function, or a static JSON document. Stored one item per (project, action); managed with
+ * `npm run extension -- bind|unbind|list`.
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** Any JSON value (object, array, string, finite number, boolean, null). */
+export const JsonValueSchema: z.ZodType<JsonValue> = z.json();
+
+/** Largest static document a binding holds: the item must stay under DynamoDB's 400 KB. */
+export const STATIC_DOCUMENT_LIMIT_BYTES = 256 * 1024;
+
+/** Lambda functions an extension may be bound to; the service's IAM grant covers these names only. */
+export const LAMBDA_NAME_PREFIX = 'gr-extension-';
+
+/**
+ * A function name, or a function ARN (optionally with a version or alias), whose name starts with
+ * `gr-extension-`.
+ */
+const LAMBDA_FUNCTION = new RegExp(
+  `^(arn:aws[a-zA-Z-]*:lambda:[a-z0-9-]+:\\d{12}:function:)?${LAMBDA_NAME_PREFIX}[A-Za-z0-9_-]{1,51}(:[A-Za-z0-9$_-]{1,128})?$`,
+);
+
+/** The signing secret generated at bind time (see signing.ts). */
+const Secret = z.string().min(32).max(256);
+
+/**
+ * The syntactic rules for an endpoint URL. Whether the address may be called is decided at call
+ * time (https only in AWS, public addresses only, resolved once and pinned; see
+ * services/extension-forwarding/target-policy.ts).
+ */
+export const ExtensionUrl = z
+  .string()
+  .max(2048)
+  .refine((text) => URL.canParse(text), { message: 'not an absolute URL' })
+  .refine((text) => ['https:', 'http:'].includes(new URL(text).protocol), { message: 'the URL must use https (or http on loopback in local mode)' })
+  .refine((text) => new URL(text).username === '' && new URL(text).password === '', { message: 'credentials in the URL are not allowed' })
+  .refine((text) => new URL(text).hash === '', { message: 'a URL fragment is not allowed' });
+
+export const HttpTarget = z.strictObject({
+  kind: z.literal('http'),
+  url: ExtensionUrl,
+  secret: Secret,
+});
+
+export const LambdaTarget = z.strictObject({
+  kind: z.literal('lambda'),
+  functionName: z.string().regex(LAMBDA_FUNCTION, `a Lambda function name or ARN whose name starts with ${LAMBDA_NAME_PREFIX}`),
+  secret: Secret,
+});
+
+export const StaticTarget = z.strictObject({
+  kind: z.literal('static'),
+  /** The status the action answers with (200 unless given). */
+  statusCode: z.number().int().min(200).max(599),
+  document: JsonValueSchema.refine((value) => Buffer.byteLength(JSON.stringify(value)) <= STATIC_DOCUMENT_LIMIT_BYTES, {
+    message: `the document exceeds ${STATIC_DOCUMENT_LIMIT_BYTES} bytes`,
+  }),
+});
+
+export const ExtensionTarget = z.discriminatedUnion('kind', [HttpTarget, LambdaTarget, StaticTarget]);
+
+export const ExtensionBinding = z.strictObject({
+  projectKey: z.string().min(1).max(256),
+  action: z.enum(EXTENSION_ACTIONS),
+  target: ExtensionTarget,
+  createdAt: z.iso.datetime(),
+});
+
+export type HttpTarget = z.infer<typeof HttpTarget>;
+export type LambdaTarget = z.infer<typeof LambdaTarget>;
+export type StaticTarget = z.infer<typeof StaticTarget>;
+export type ExtensionTarget = z.infer<typeof ExtensionTarget>;
+export type ExtensionBinding = z.infer<typeof ExtensionBinding>;
+
+/** A binding as operators may see it: the secret never leaves the store again after bind. */
+export function describeTarget(target: ExtensionTarget): string {
+  switch (target.kind) {
+    case 'http':
+      return `endpoint ${target.url}`;
+    case 'lambda':
+      return `Lambda function ${target.functionName}`;
+    case 'static':
+      return `static document (${Buffer.byteLength(JSON.stringify(target.document))} bytes, status ${target.statusCode})`;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './actions';
+export * from './binding';
+export * from './default-bindings';
+export * from './signing';

@@ -1,0 +1,274 @@
+import { isExtensionAction, type ExtensionAction } from '../domain/extensions/actions';
+import { JsonValueSchema, type HttpTarget, type JsonValue, type LambdaTarget } from '../domain/extensions/binding';
+import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
+import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
+import { JSON_BODY_LIMIT_BYTES } from '../http/endpoint';
+import { ApiError, invalidJsonInput, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
+import { logger } from '../observability/logger';
+import type { ExtensionStore } from '../store/extension-store';
+import { extensionStore, jsonValueStore } from '../store/extension-stores';
+import type { JsonValueStore } from '../store/json-value-store';
+import {
+  ExtensionCallError,
+  ExtensionTargetRefusedError,
+  ExtensionTargetUnavailableError,
+  ExtensionTimeoutError,
+  ExtensionBadResponseError,
+  ExtensionUnreachableError,
+} from './extension-forwarding/errors';
+import { sendHttp, type RawAnswer } from './extension-forwarding/http-forwarder';
+import { lambdaInvoker, type LambdaInvoker } from './extension-forwarding/lambda-invoker';
+import type { Resolver } from './extension-forwarding/target-policy';
+
+/** A handler must answer within this time, or the call answers 504 ExtensionNoResponse. */
+export const EXTENSION_TIMEOUT_MS = 2_000;
+/** Largest answer relayed; a larger one is 502 ExtensionBadResponse. */
+export const EXTENSION_RESPONSE_LIMIT_BYTES = 1024 * 1024;
+const USER_AGENT = 'generic-resource-service-extensions/1';
+/** What a JSON content type looks like (the same rule as the JSON body parser's). */
+const JSON_CONTENT_TYPE = /^application\/(.+\+)?json($|;.+)/i;
+
+export interface ExtensionCall {
+  projectKey: string;
+  /** The action: the last segment of the route's path. */
+  action: string;
+  method: string;
+  /** The API path called, e.g. `/demo/resource/namespace-action` (signed for Lambda targets). */
+  path: string;
+  /** The query parameters, repeated names kept (forwarded as they came, re-encoded). */
+  query: ReadonlyMap<string, readonly string[]>;
+  /** The request body as text (POST only); JSON when present. */
+  body?: string;
+  contentType?: string;
+  correlationId: string;
+}
+
+export interface ExtensionAnswer {
+  statusCode: number;
+  body: JsonValue;
+}
+
+export interface ExtensionServiceOptions {
+  bindings: ExtensionStore;
+  jsonValues: JsonValueStore;
+  lambda: LambdaInvoker;
+  /** `LOCAL_MODE=true`: http and https to loopback addresses are allowed too. */
+  localMode: boolean;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  resolve?: Resolver;
+}
+
+/**
+ * Rows 14–17, the extension-style endpoints. An action call finds the project's binding (or the
+ * action's default), and answers a static document, or forwards the call — method, query, JSON
+ * body, a signature header — to an HTTPS endpoint or a Lambda function and relays its status and
+ * JSON answer. Row 17 keeps one JSON value per project.
+ */
+export class ExtensionService {
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
+
+  constructor(private readonly options: ExtensionServiceOptions) {
+    this.timeoutMs = options.timeoutMs ?? EXTENSION_TIMEOUT_MS;
+    this.maxResponseBytes = options.maxResponseBytes ?? EXTENSION_RESPONSE_LIMIT_BYTES;
+  }
+
+  async call(call: ExtensionCall): Promise<ExtensionAnswer> {
+    if (!isExtensionAction(call.action)) throw noBinding(call.action, call.projectKey);
+    const body = readJsonBody(call);
+    const binding = await this.options.bindings.get(call.projectKey, call.action);
+    const target = binding?.target ?? DEFAULT_BINDINGS[call.action];
+    if (!target) throw noBinding(call.action, call.projectKey);
+    if (target.kind === 'static') return { statusCode: target.statusCode, body: target.document };
+
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      return target.kind === 'http'
+        ? await this.forwardHttp(target, call, call.action, body, signal)
+        : await this.invokeLambda(target, call, call.action, body, signal);
+    } catch (error) {
+      if (error instanceof ExtensionCallError) throw this.failure(error, call);
+      throw error;
+    }
+  }
+
+  /** Row 17: stores any JSON value (already parsed by the endpoint) and answers it. */
+  async putJsonValue(projectKey: string, value: unknown): Promise<JsonValue> {
+    const parsed = JsonValueSchema.safeParse(value);
+    if (!parsed.success) throw invalidJsonInput('The body holds a number that is not a finite double.');
+    await this.options.jsonValues.put(projectKey, parsed.data);
+    return parsed.data;
+  }
+
+  private async forwardHttp(target: HttpTarget, call: ExtensionCall, action: ExtensionAction, body: string | undefined, signal: AbortSignal) {
+    const url = new URL(target.url);
+    const query = encodeQuery(call.query);
+    if (query) url.search = url.search ? `${url.search}&${query}` : `?${query}`;
+    const method = call.method.toUpperCase();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-encoding': 'identity',
+      'user-agent': USER_AGENT,
+      'x-extension-action': action,
+      'x-extension-project': call.projectKey,
+      'x-correlation-id': call.correlationId,
+      [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(target.secret, { method, pathAndQuery: `${url.pathname}${url.search}`, body: body ?? '' }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+    };
+    const answer = await sendHttp(
+      { url, method, headers, body },
+      { localMode: this.options.localMode, maxResponseBytes: this.maxResponseBytes, resolve: this.options.resolve },
+      signal,
+      this.timeoutMs,
+    );
+    return relayHttpAnswer(answer);
+  }
+
+  /**
+   * The Lambda event is `{action, projectKey, method, path, rawQueryString, body, headers}` with
+   * the body as the JSON text (null when none) and the signature header in `headers`; the function
+   * answers `{statusCode, body}` with any JSON value as body (docs/extensions.md).
+   */
+  private async invokeLambda(target: LambdaTarget, call: ExtensionCall, action: ExtensionAction, body: string | undefined, signal: AbortSignal) {
+    if (this.options.localMode) throw new ExtensionTargetUnavailableError('Lambda bindings are served only in AWS, not in local mode.');
+    const method = call.method.toUpperCase();
+    const rawQueryString = encodeQuery(call.query);
+    const pathAndQuery = rawQueryString ? `${call.path}?${rawQueryString}` : call.path;
+    const event = {
+      version: '1',
+      action,
+      projectKey: call.projectKey,
+      method,
+      path: call.path,
+      rawQueryString,
+      body: body ?? null,
+      headers: {
+        'x-extension-action': action,
+        'x-extension-project': call.projectKey,
+        'x-correlation-id': call.correlationId,
+        [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(target.secret, { method, pathAndQuery, body: body ?? '' }),
+      },
+    };
+    const invocation = await untilDeadline(
+      this.options.lambda.invoke(target.functionName, JSON.stringify(event), signal),
+      signal,
+      this.timeoutMs,
+    );
+    if (invocation.functionError) throw new ExtensionBadResponseError(`The extension function failed (${invocation.functionError}).`);
+    if (Buffer.byteLength(invocation.payload) > this.maxResponseBytes) {
+      throw new ExtensionBadResponseError(`The extension's answer exceeds ${this.maxResponseBytes} bytes.`);
+    }
+    let answer: unknown;
+    try {
+      answer = JSON.parse(invocation.payload);
+    } catch {
+      throw new ExtensionBadResponseError('The extension function did not answer JSON.');
+    }
+    const { statusCode, body: answerBody } = (answer ?? {}) as { statusCode?: unknown; body?: unknown };
+    if (!isRelayableStatus(statusCode) || answerBody === undefined) {
+      throw new ExtensionBadResponseError('The extension function must answer {"statusCode": 200..599 (not 3xx), "body": <JSON>}.');
+    }
+    return { statusCode, body: answerBody as JsonValue };
+  }
+
+  private failure(error: ExtensionCallError, call: ExtensionCall): ApiError {
+    const context = { action: call.action, projectKey: call.projectKey, reason: error.message };
+    if (error instanceof ExtensionTimeoutError) {
+      logger.warn('extension call timed out', context);
+      return new ApiError(504, [
+        { code: 'ExtensionNoResponse', message: `The extension bound to '${call.action}' did not answer within ${this.timeoutMs} ms.`, action: call.action },
+      ]);
+    }
+    logger.warn('extension call failed', {
+      ...context,
+      ...(error instanceof ExtensionTargetRefusedError && error.detail ? { address: error.detail } : {}),
+    });
+    return new ApiError(502, [
+      { code: 'ExtensionBadResponse', message: `The extension bound to '${call.action}' gave no usable answer: ${error.message}`, action: call.action },
+    ]);
+  }
+}
+
+/** The POST body: none, or JSON sent as JSON (415 for another content type, 400 for broken JSON). */
+function readJsonBody(call: ExtensionCall): string | undefined {
+  if (call.method.toUpperCase() !== 'POST' || call.body === undefined || call.body === '') return undefined;
+  if (Buffer.byteLength(call.body) > JSON_BODY_LIMIT_BYTES) throw requestEntityTooLarge(JSON_BODY_LIMIT_BYTES);
+  if (!JSON_CONTENT_TYPE.test(call.contentType ?? '')) throw unsupportedMediaType('application/json', call.contentType);
+  try {
+    JSON.parse(call.body);
+  } catch (error) {
+    throw invalidJsonInput((error as Error).message);
+  }
+  return call.body;
+}
+
+function relayHttpAnswer(answer: RawAnswer): ExtensionAnswer {
+  if (answer.statusCode >= 300 && answer.statusCode < 400) {
+    throw new ExtensionBadResponseError(`The extension answered a redirect (${answer.statusCode}); redirects are not followed.`);
+  }
+  if (!isRelayableStatus(answer.statusCode)) throw new ExtensionBadResponseError(`The extension answered status ${answer.statusCode}.`);
+  if (answer.contentType !== undefined && !JSON_CONTENT_TYPE.test(answer.contentType)) {
+    throw new ExtensionBadResponseError(`The extension answered ${answer.contentType}, not JSON.`);
+  }
+  const text = answer.body.toString('utf8');
+  if (text.trim() === '') throw new ExtensionBadResponseError('The extension answered no body; a JSON body is required.');
+  try {
+    return { statusCode: answer.statusCode, body: JSON.parse(text) as JsonValue };
+  } catch {
+    throw new ExtensionBadResponseError('The extension did not answer JSON.');
+  }
+}
+
+const isRelayableStatus = (status: unknown): status is number =>
+  typeof status === 'number' && Number.isInteger(status) && status >= 200 && status <= 599 && (status < 300 || status >= 400);
+
+/** Query parameters in the order they came (by first occurrence of each name), percent-encoded. */
+export function encodeQuery(query: ReadonlyMap<string, readonly string[]>): string {
+  const pairs: string[] = [];
+  for (const [name, values] of query) {
+    for (const value of values) pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  }
+  return pairs.join('&');
+}
+
+function noBinding(action: string, projectKey: string): ApiError {
+  return new ApiError(404, [
+    {
+      code: 'ResourceNotFound',
+      message: `No extension handler is bound to the action '${action}' in project '${projectKey}'.`,
+      action,
+    },
+  ]);
+}
+
+function untilDeadline<T>(promise: Promise<T>, signal: AbortSignal, timeoutMs: number): Promise<T> {
+  if (signal.aborted) return Promise.reject(new ExtensionTimeoutError(timeoutMs));
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(new ExtensionTimeoutError(timeoutMs));
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        if (signal.aborted) reject(new ExtensionTimeoutError(timeoutMs));
+        else if (error instanceof ExtensionCallError) reject(error);
+        else reject(new ExtensionUnreachableError(`The extension function could not be invoked (${(error as Error)?.name ?? 'error'}).`));
+      },
+    );
+  });
+}
+
+let service: ExtensionService | undefined;
+
+/** The extension use cases of this function instance, created on first use. */
+export const extensionService = () =>
+  (service ??= new ExtensionService({
+    bindings: extensionStore(),
+    jsonValues: jsonValueStore(),
+    lambda: lambdaInvoker(),
+    localMode: process.env.LOCAL_MODE === 'true',
+  }));

@@ -1,0 +1,8 @@
+import type { JsonValue } from '../domain/extensions/binding';
+
+/** The one JSON value each project keeps (row 17). */
+export interface JsonValueStore {
+  /** The project's value; `{ found: false }` when it never stored one. */
+  get(projectKey: string): Promise<{ found: true; value: JsonValue } | { found: false }>;
+  put(projectKey: string, value: JsonValue): Promise<void>;
+}

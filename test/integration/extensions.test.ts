@@ -1,0 +1,310 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { generateSecret, verifySignature } from '../../shared/domain/extensions/signing';
+import { DynamoDbExtensionStore } from '../../shared/store/dynamodb/extension-store';
+import { call, tokenFor } from './api-client';
+
+/**
+ * Rows 14–17 through HTTP against the local stack, with a real extension handler: a node:http
+ * server on 127.0.0.1 in this process (local mode allows loopback handlers). Bindings are made
+ * with the CLI as a child process, or with the store adapter directly.
+ */
+const run = promisify(execFile);
+const dataDir = inject('dataDir');
+const local = JSON.parse(readFileSync(join(dataDir, 'endpoints.json'), 'utf8')) as { dynamoDbEndpoint: string; tableName: string };
+const db = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint: local.dynamoDbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+);
+const bindings = new DynamoDbExtensionStore(db, local.tableName);
+
+const cartExample = JSON.parse(readFileSync(new URL('../../../shared/spec/examples/action-success.json', import.meta.url), 'utf8'));
+
+/** The CLI, as an operator runs it (`npm run extension -- ...`), against the stack's table. */
+async function cli(...args: string[]): Promise<string> {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
+  delete env.TABLE_NAME;
+  delete env.AWS_ENDPOINT_URL_DYNAMODB;
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/extension-cli.ts', ...args], { env });
+  return stdout;
+}
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  signature: ReturnType<typeof verifySignature>;
+}
+
+/** The extension handler: each test says how it answers; every request is recorded and its signature checked. */
+let server: Server;
+let handlerUrl: string;
+let secret = '';
+let answer: (request: Received, response: ServerResponse) => void;
+const received: Received[] = [];
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const seen: Received = {
+        method: request.method!,
+        url: request.url!,
+        headers: request.headers,
+        body,
+        signature: verifySignature(secret, request.headers['x-extension-signature'] as string | undefined, {
+          method: request.method!,
+          pathAndQuery: request.url!,
+          body,
+        }),
+      };
+      received.push(seen);
+      answer(seen, response);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  handlerUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((done) => server.close(done));
+});
+
+const json = (status: number, body: unknown) => (_request: Received, response: ServerResponse) =>
+  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+
+/** Binds namespace-action of `project` to the test handler through the store, with a fresh secret. */
+async function bindHandler(project: string, path = '/hooks/action') {
+  secret = generateSecret();
+  await bindings.put({
+    projectKey: project,
+    action: 'namespace-action',
+    target: { kind: 'http', url: `${handlerUrl}${path}`, secret },
+    createdAt: new Date().toISOString(),
+  });
+}
+
+describe('extension actions (rows 14–16)', () => {
+  beforeEach(() => {
+    answer = json(200, { ok: true });
+  });
+
+  it('forwards POST with method, query, JSON body and a verifiable signature, and relays status and body (CLI binding)', async () => {
+    const out = JSON.parse(await cli('bind', '--project', 'demo', '--action', 'namespace-action', '--url', `${handlerUrl}/hooks/cart?fixed=yes`, '--json'));
+    expect(out).toMatchObject({ projectKey: 'demo', action: 'namespace-action', target: { kind: 'http', url: `${handlerUrl}/hooks/cart?fixed=yes` } });
+    expect(out.target.secret).toBeUndefined();
+    secret = out.secret;
+    expect(secret).toMatch(/^gres_/);
+
+    answer = (request, response) =>
+      response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: JSON.parse(request.body), query: request.url }));
+    const token = await tokenFor();
+    const body = { cartId: 'c-1', lines: [1, 2, { nested: null }], note: 'süß' };
+    const result = await call('POST', '/demo/resource/namespace-action?x=1&x=2&y=a%20b&z=c,d', {
+      token,
+      json: body,
+      headers: { 'x-correlation-id': 'ext-corr-1' },
+    });
+
+    expect(result.status).toBe(201);
+    expect(result.body).toEqual({ echoed: body, query: '/hooks/cart?fixed=yes&x=1&x=2&y=a%20b&z=c%2Cd' });
+    expect(result.headers.get('x-correlation-id')).toBe('ext-corr-1');
+    const seen = received.at(-1)!;
+    expect(seen).toMatchObject({ method: 'POST', url: '/hooks/cart?fixed=yes&x=1&x=2&y=a%20b&z=c%2Cd', body: JSON.stringify(body) });
+    expect(seen.signature).toEqual({ valid: true });
+    expect(seen.headers['x-extension-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(seen.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'x-extension-action': 'namespace-action',
+      'x-extension-project': 'demo',
+      'x-correlation-id': 'ext-corr-1',
+    });
+    // The signature covers the body: a tampered body does not verify.
+    expect(verifySignature(secret, seen.headers['x-extension-signature'] as string, { method: 'POST', pathAndQuery: seen.url, body: '{}' }).valid).toBe(false);
+  });
+
+  it('forwards GET (row 15) without a body, and relays the handler error status and body as they are', async () => {
+    await bindHandler('demo');
+    answer = json(409, { problem: 'busy', retry: true });
+    const result = await call('GET', '/demo/resource/namespace-action?q=1', { token: await tokenFor('view_test:demo') });
+    expect(result).toMatchObject({ status: 409, body: { problem: 'busy', retry: true } });
+    const seen = received.at(-1)!;
+    expect(seen).toMatchObject({ method: 'GET', url: '/hooks/action?q=1', body: '' });
+    expect(seen.headers['content-type']).toBeUndefined();
+    expect(seen.signature).toEqual({ valid: true });
+  });
+
+  it('relays every JSON answer, including null and a bare string', async () => {
+    await bindHandler('demo');
+    for (const value of [null, 'plain', 0, [], {}]) {
+      answer = json(200, value);
+      const result = await call('GET', '/demo/resource/namespace-action', { token: await tokenFor() });
+      expect(result).toMatchObject({ status: 200, body: value });
+    }
+  });
+
+  it('answers 504 ExtensionNoResponse when the handler takes 3 s', async () => {
+    await bindHandler('demo');
+    answer = (_request, response) => setTimeout(() => json(200, { late: true })(_request, response), 3_000).unref();
+    const started = Date.now();
+    const result = await call('POST', '/demo/resource/namespace-action', { token: await tokenFor(), json: { a: 1 } });
+    const elapsed = Date.now() - started;
+    expect(result.status).toBe(504);
+    expect(result.body).toMatchObject({ statusCode: 504, errors: [{ code: 'ExtensionNoResponse', action: 'namespace-action' }] });
+    expect(elapsed).toBeGreaterThanOrEqual(1_900);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it('answers 502 ExtensionBadResponse for a non-JSON answer, an oversized answer and a redirect', async () => {
+    await bindHandler('demo');
+    const token = await tokenFor();
+    const cases: ((request: Received, response: ServerResponse) => void)[] = [
+      (_r, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('hello'),
+      (_r, response) => response.writeHead(200).end('<html>not json</html>'),
+      (_r, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ blob: 'x'.repeat(1024 * 1024) })),
+      (_r, response) => response.writeHead(307, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
+    ];
+    for (const behaviour of cases) {
+      answer = behaviour;
+      const result = await call('GET', '/demo/resource/namespace-action', { token });
+      expect(result.status).toBe(502);
+      expect(result.body).toMatchObject({ statusCode: 502, errors: [{ code: 'ExtensionBadResponse', action: 'namespace-action' }] });
+    }
+  });
+
+  it('answers 502 when the bound address is not allowed (a private address), without calling it', async () => {
+    await bindings.put({
+      projectKey: 'other',
+      action: 'namespace-action',
+      target: { kind: 'http', url: 'http://169.254.169.254/latest/meta-data/', secret: generateSecret() },
+      createdAt: new Date().toISOString(),
+    });
+    try {
+      const result = await call('GET', '/other/resource/namespace-action', { token: await tokenFor() });
+      expect(result.status).toBe(502);
+      expect(result.body.errors[0]).toMatchObject({ code: 'ExtensionBadResponse' });
+      expect(result.body.message).toContain('metadata');
+    } finally {
+      await bindings.delete('other', 'namespace-action');
+    }
+  });
+
+  it('answers 404 naming the action when the project bound nothing', async () => {
+    await bindings.delete('other', 'namespace-action');
+    const token = await tokenFor();
+    for (const method of ['GET', 'POST']) {
+      const result = await call(method, '/other/resource/namespace-action', { token });
+      expect(result.status).toBe(404);
+      expect(result.body).toMatchObject({ statusCode: 404, errors: [{ code: 'ResourceNotFound', action: 'namespace-action' }] });
+      expect(result.body.message).toContain('namespace-action');
+    }
+  });
+
+  it('answers the declared cart example for row 16 by default; a project may rebind it to a static document and unbind it again', async () => {
+    const token = await tokenFor('view_test:other');
+    expect(await call('GET', '/other/resource/namespace-action-with-example', { token })).toMatchObject({ status: 200, body: cartExample });
+
+    const dir = await mkdtemp(join(tmpdir(), 'grs-ext-'));
+    try {
+      const document = { cartId: 'mine', lineItems: [], empty: null };
+      await writeFile(join(dir, 'doc.json'), JSON.stringify(document));
+      const out = await cli('bind', '--project', 'other', '--action', 'namespace-action-with-example', '--static', join(dir, 'doc.json'));
+      expect(out).toContain('static document');
+      expect(await call('GET', '/other/resource/namespace-action-with-example', { token })).toMatchObject({ status: 200, body: document });
+      // Other projects keep the default.
+      expect(await call('GET', '/demo/resource/namespace-action-with-example', { token: await tokenFor() })).toMatchObject({ status: 200, body: cartExample });
+
+      const listed = JSON.parse(await cli('list', '--project', 'other', '--json'));
+      expect(listed).toEqual([expect.objectContaining({ projectKey: 'other', action: 'namespace-action-with-example', target: { kind: 'static', statusCode: 200, document } })]);
+
+      expect(await cli('unbind', '--project', 'other', '--action', 'namespace-action-with-example')).toContain('Unbound');
+      expect(await call('GET', '/other/resource/namespace-action-with-example', { token })).toMatchObject({ status: 200, body: cartExample });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('checks the POST body: 415 for a non-JSON content type, 400 InvalidJsonInput for broken JSON', async () => {
+    await bindHandler('demo');
+    const token = await tokenFor();
+    const before = received.length;
+    const wrongType = await call('POST', '/demo/resource/namespace-action', { token, body: '{"a":1}', headers: { 'content-type': 'text/plain' } });
+    expect(wrongType).toMatchObject({ status: 415, body: { errors: [{ code: 'UnsupportedMediaType' }] } });
+    const broken = await call('POST', '/demo/resource/namespace-action', { token, body: '{"a":', headers: { 'content-type': 'application/json' } });
+    expect(broken).toMatchObject({ status: 400, body: { errors: [{ code: 'InvalidJsonInput' }] } });
+    const huge = await call('POST', '/demo/resource/namespace-action', { token, json: { blob: 'x'.repeat(300 * 1024) } });
+    expect(huge).toMatchObject({ status: 413, body: { errors: [{ code: 'RequestEntityTooLarge' }] } });
+    expect(received.length).toBe(before);
+  });
+
+  it('needs manage_test for POST (row 14) and accepts view_test for the reads (rows 15, 16)', async () => {
+    const viewer = await tokenFor('view_test:demo');
+    expect((await call('POST', '/demo/resource/namespace-action', { token: viewer, json: {} })).status).toBe(403);
+    expect((await call('GET', '/demo/resource/namespace-action-with-example', { token: viewer })).status).toBe(200);
+    expect((await call('GET', '/other/resource/namespace-action-with-example', { token: viewer })).status).toBe(403);
+  });
+});
+
+describe('JSON value (row 17)', () => {
+  const path = '/demo/resource/json-serializable-primitive-type';
+
+  it.each([
+    ['an object', { a: 1, b: [true, null, 'x'], c: {} }],
+    ['an empty object', {}],
+    ['an array', [1, 'two', null, { three: 3 }]],
+    ['an empty array', []],
+    ['a string', 'raw string'],
+    ['an empty string', ''],
+    ['an integer', 7],
+    ['a negative float', -12.5],
+    ['zero', 0],
+    ['true', true],
+    ['false', false],
+    ['null', null],
+  ])('stores and answers %s', async (_name, value) => {
+    const result = await call('PUT', path, { token: await tokenFor(), body: JSON.stringify(value), headers: { 'content-type': 'application/json' } });
+    expect(result.status).toBe(200);
+    expect(result.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(result.body).toEqual(value);
+    const { Item } = await db.send(
+      new GetCommand({ TableName: local.tableName, Key: { pk: 'PROJECT#demo', sk: 'JSON_VALUE' }, ConsistentRead: true }),
+    );
+    expect(typeof Item?.json).toBe('string');
+    expect(JSON.parse(Item!.json)).toEqual(value);
+  });
+
+  it('answers 400 InvalidJsonInput for a body that is not JSON, and keeps the stored value', async () => {
+    const token = await tokenFor();
+    await call('PUT', path, { token, json: { kept: true } });
+    for (const body of ['{"a":', 'raw string', "{'a':1}", '']) {
+      const result = await call('PUT', path, { token, body, headers: { 'content-type': 'application/json' } });
+      expect(result.status).toBe(400);
+      expect(result.body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidJsonInput' }] });
+    }
+    const { Item } = await db.send(new GetCommand({ TableName: local.tableName, Key: { pk: 'PROJECT#demo', sk: 'JSON_VALUE' }, ConsistentRead: true }));
+    expect(JSON.parse(Item!.json)).toEqual({ kept: true });
+  });
+
+  it('answers 415 for another content type and 403 without manage_test', async () => {
+    expect((await call('PUT', path, { token: await tokenFor(), body: '1', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
+    expect((await call('PUT', path, { token: await tokenFor('view_test:demo'), json: 1 })).status).toBe(403);
+  });
+
+  it('keeps one value per project', async () => {
+    await call('PUT', '/other/resource/json-serializable-primitive-type', { token: await tokenFor(), json: 'other value' });
+    await call('PUT', path, { token: await tokenFor(), json: 'demo value' });
+    const { Item } = await db.send(new GetCommand({ TableName: local.tableName, Key: { pk: 'PROJECT#other', sk: 'JSON_VALUE' }, ConsistentRead: true }));
+    expect(JSON.parse(Item!.json)).toBe('other value');
+  });
+});
