@@ -27,6 +27,16 @@ export interface GatewayOptions {
   /** The handler of a function folder under functions/. */
   loadHandler: (name: string) => Promise<RouteHandler>;
   authorizer: AuthorizerHandler;
+  /** Told of every answer, for a readable access log. */
+  onAnswered?: (answer: AnsweredRequest) => void;
+}
+
+export interface AnsweredRequest {
+  method: string;
+  path: string;
+  status: number;
+  milliseconds: number;
+  correlationId: string;
 }
 
 /**
@@ -36,7 +46,7 @@ export interface GatewayOptions {
  * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, no route)
  * it answers in the service's error shape; API Gateway's own bodies there are `{"message": ...}`.
  */
-export function createGateway({ loadHandler, authorizer }: GatewayOptions) {
+export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOptions) {
   const verdicts = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
 
   async function authorize(event: APIGatewayProxyEventV2): Promise<AuthorizerContext> {
@@ -56,6 +66,16 @@ export function createGateway({ loadHandler, authorizer }: GatewayOptions) {
 
   return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const requestId = randomUUID();
+    const started = performance.now();
+    response.once('finish', () =>
+      onAnswered?.({
+        method: request.method ?? 'GET',
+        path: (request.url ?? '/').split('?')[0]!,
+        status: response.statusCode,
+        milliseconds: Math.round(performance.now() - started),
+        correlationId: String(response.getHeader('x-correlation-id') ?? ''),
+      }),
+    );
     try {
       const body = await readBody(request);
       const url = new URL(request.url ?? '/', 'http://localhost');

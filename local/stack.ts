@@ -6,7 +6,7 @@ import { hashSecret } from '../shared/auth/client-secrets';
 import { routes, fallbackRoute } from '../shared/http/routes';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
-import { createGateway, type AuthorizerHandler, type RouteHandler } from './gateway';
+import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
 import { ensureLocalSigningKey } from './signing-key';
 
@@ -18,6 +18,7 @@ export interface LocalStackOptions {
   s3Port?: number;
   devClient: { clientId: string; clientSecret: string; projectKeys: string[] };
   onProgress?: (step: string) => void;
+  onAnswered?: (answer: AnsweredRequest) => void;
 }
 
 export interface LocalStack {
@@ -76,6 +77,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       TOKEN_ISSUER: url,
       TOKEN_AUDIENCE: LOCAL_AUDIENCE,
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
+      // Locally the gateway prints one readable line per request; handlers speak up only for
+      // warnings and errors, and EMF metrics (CloudWatch's format) stay off.
+      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
+      POWERTOOLS_METRICS_DISABLED: 'true',
     });
 
     progress('creating the development client');
@@ -86,6 +91,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const gateway = createGateway({
       loadHandler: async (name) => handlers.get(name)!,
       authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
+      onAnswered: options.onAnswered,
     });
     const server = createServer((request, response) => void gateway(request, response));
     await listen(server, options.port, options.host);

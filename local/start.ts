@@ -19,7 +19,12 @@ const settings = {
 };
 
 try {
-  const stack = await startLocalStack({ ...settings, onProgress: (step) => console.log(`… ${step}`) });
+  const stack = await startLocalStack({
+    ...settings,
+    onProgress: (step) => console.log(`… ${step}`),
+    onAnswered: ({ method, path, status, milliseconds, correlationId }) =>
+      console.log(`${new Date().toISOString().slice(11, 23)} ${method} ${path} → ${status} ${milliseconds}ms  ${correlationId}`),
+  });
   const { clientId, clientSecret, projectKeys } = settings.devClient;
   const project = projectKeys[0] ?? 'demo';
   console.log(`

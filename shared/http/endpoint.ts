@@ -8,6 +8,7 @@ import type {
 import { principalFrom, type AuthorizerContext, type Principal } from '../auth/principal';
 import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
+import { observe } from './middleware/observe';
 import { authorize } from './middleware/authorize';
 import { bodyLimit } from './middleware/body-limit';
 import { checkParameters } from './parameters';
@@ -46,7 +47,8 @@ export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
  * Wraps an endpoint's logic into a Lambda handler with the conventions every endpoint shares:
- * correlation id, errors in the commercetools shape, scopes from the route table, body parsing.
+ * correlation id, logs and metrics, errors in the commercetools shape, scopes from the route
+ * table, declared query parameters, body parsing.
  */
 export function endpoint(handlerName: string, handle: EndpointHandler) {
   const served = routesOf(handlerName);
@@ -54,6 +56,7 @@ export function endpoint(handlerName: string, handle: EndpointHandler) {
 
   const lambda = middy<ApiEvent, ApiResult, Error, Context>()
     .use(correlationId())
+    .use(observe())
     .use(errorResponder())
     .use(authorize(served));
   if (bodyKind === 'json') {
