@@ -9,6 +9,8 @@ export type Permission =
   | 'table:write'
   | 'signingKey:sign'
   | 'signingKey:publicKey'
+  /** Count failed client authentications: UpdateItem of the brake's counters on `CLIENT#` items only. */
+  | 'clients:countFailures'
   /** Put (and, to undo a failed upload, delete) image objects. */
   | 'images:write'
   /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
@@ -17,7 +19,8 @@ export type Permission =
 export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not-found', readonly Permission[]> = {
   authorizer: ['signingKey:publicKey'],
   'route-not-found': [],
-  'issue-token': ['table:read', 'signingKey:sign', 'signingKey:publicKey'],
+  'issue-token': ['table:read', 'clients:countFailures', 'signingKey:sign', 'signingKey:publicKey'],
+  'introspect-token': ['table:read', 'clients:countFailures', 'signingKey:publicKey'],
   'get-jwks': ['signingKey:publicKey'],
   'create-resource': ['table:read', 'table:write'],
   'overwrite-resource': ['table:read', 'table:write'],
@@ -33,4 +36,7 @@ export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not
   'put-json-value': ['table:write'],
   'update-resource': ['table:read', 'table:write'],
   'delete-resource': ['table:read', 'table:write'],
+  // The API reference is built from the code: no data, no keys.
+  'get-openapi': [],
+  'get-api-docs': [],
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { JwtVerifier } from 'aws-jwt-verify';
 import { SimpleJwksCache } from 'aws-jwt-verify/jwk';
 import type { JwtPayload } from 'aws-jwt-verify/jwt-model';
+import { isCanonicalScopeClaim } from './scopes';
 import type { SigningKeys } from './signing-keys';
 
 export interface TokenSettings {
@@ -64,9 +65,11 @@ export function createTokenVerifier(keys: SigningKeys, settings: TokenSettings) 
         // aws-jwt-verify accepts tokens without `exp`; ours always expire.
         if (typeof payload.exp !== 'number') throw new Error('The token has no expiry.');
         if (header.alg !== 'RS256') throw new Error('The token is not signed with RS256.');
-        if (typeof payload.client_id !== 'string' || typeof payload.scope !== 'string') {
+        if (typeof payload.client_id !== 'string' || payload.client_id === '' || typeof payload.scope !== 'string') {
           throw new Error('The token lacks client_id or scope.');
         }
+        // Only the exact shape we issue: `"manage_test:demo "`, double spaces or a tab are not ours.
+        if (!isCanonicalScopeClaim(payload.scope)) throw new Error('The token scope is not a space-separated string of scopes.');
       },
     },
     { jwksCache },

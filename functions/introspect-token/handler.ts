@@ -1,0 +1,28 @@
+import { tokenVerifier } from '../../shared/auth/auth-services';
+import { authenticateClient } from '../../shared/auth/client-authentication';
+import { introspect } from '../../shared/auth/introspection';
+import { endpoint } from '../../shared/http/endpoint';
+import { oauthError } from '../../shared/http/errors';
+import { readForm } from '../../shared/http/form';
+import { clientStore } from '../../shared/store/stores';
+
+/**
+ * POST /oauth/introspect — token introspection (RFC 7662). The caller authenticates as a client
+ * with HTTP Basic, exactly as at the token endpoint (same brute-force brake), and posts
+ * `token=<access token>`; the answer is `{active: true, scope, exp, client_id, ...}` for a token
+ * this service issued to a client that is not revoked, and `{active: false}` for anything else.
+ * Any authenticated client may introspect any token: the claims are readable in the JWT anyway.
+ */
+export const handler = endpoint('introspect-token', async ({ headers, body }) => {
+  const form = readForm(headers['content-type'], body);
+  await authenticateClient(headers.authorization, clientStore());
+
+  const token = form.get('token');
+  if (!token) throw oauthError(400, 'invalid_request', 'The token parameter is missing.');
+
+  return {
+    statusCode: 200,
+    body: await introspect(token, tokenVerifier(), clientStore()),
+    headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+  };
+});

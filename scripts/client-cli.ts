@@ -1,0 +1,166 @@
+/**
+ * `npm run client -- <command>`: the API clients of the token service.
+ *
+ *   create --scopes "<scope> ..." [--project <p>] [--name <n>]   prints the client id and, once, its secret
+ *   list   [--project <p>]                                        never prints secrets or their hashes
+ *   revoke <clientId>                                             no new tokens; its tokens introspect inactive
+ *   unlock <clientId>                                             forgets the brute-force brake's failures
+ *
+ * Locally it finds the table through `.local/endpoints.json` (written by `npm start`); against a
+ * deployed stack, `--stack <StackName>` reads the stack's TableName output (docs/security.md).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { epochSeconds, isLocked, lockedUntil } from '../shared/auth/brute-force-brake';
+import { generateSecret, hashSecret } from '../shared/auth/client-secrets';
+import type { ApiClient } from '../shared/store/client-store';
+import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
+import { USAGE, UsageError, parseClientCliArgs, resolveStore, type ClientCommand, type StoreOptions } from './client-cli-args';
+
+/** Exit codes: 0 done, 1 usage error or no such client, 2 the store failed. */
+async function main(argv: string[]): Promise<void> {
+  const command = parseClientCliArgs(argv);
+  switch (command.command) {
+    case 'help':
+      (command.exitCode === 0 ? console.log : console.error)(USAGE);
+      process.exitCode = command.exitCode;
+      return;
+    case 'create':
+      return create(command);
+    case 'list':
+      return list(command);
+    case 'revoke':
+    case 'unlock':
+      return revokeOrUnlock(command);
+  }
+}
+
+async function create(command: Extract<ClientCommand, { command: 'create' }>): Promise<void> {
+  const { store, where } = await openStore(command.store);
+  const clientId = randomBytes(18).toString('base64url');
+  const secret = generateSecret();
+  const client: ApiClient = {
+    clientId,
+    name: command.name,
+    secretHash: await hashSecret(secret),
+    scopes: command.scopes,
+    createdAt: new Date().toISOString(),
+  };
+  await store.put(client);
+  if (command.json) {
+    console.log(JSON.stringify({ clientId, clientSecret: secret, name: client.name, scopes: client.scopes, createdAt: client.createdAt }, null, 2));
+    return;
+  }
+  console.log(`Created client '${client.name}' in ${where}.
+
+  client_id:     ${clientId}
+  client_secret: ${secret}
+  scopes:        ${client.scopes.join(' ')}
+
+The secret is shown once: only its scrypt hash is stored. Get a token with
+  curl -u '${clientId}:${secret}' -d grant_type=client_credentials <base URL>/oauth/token`);
+}
+
+async function list(command: Extract<ClientCommand, { command: 'list' }>): Promise<void> {
+  const { store, where } = await openStore(command.store);
+  const now = epochSeconds();
+  const clients = (await store.list())
+    .filter((client) => !command.project || client.scopes.some((scope) => scope.endsWith(`:${command.project}`)))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  const views = clients.map((client) => {
+    const locked = isLocked(client.authFailures, now);
+    return {
+      clientId: client.clientId,
+      name: client.name,
+      scopes: client.scopes,
+      createdAt: client.createdAt,
+      status: client.revokedAt ? 'revoked' : locked ? 'locked' : 'active',
+      ...(client.revokedAt ? { revokedAt: client.revokedAt } : {}),
+      ...(locked ? { lockedUntil: new Date(lockedUntil(client.authFailures)! * 1000).toISOString() } : {}),
+    };
+  });
+  if (command.json) {
+    console.log(JSON.stringify(views, null, 2));
+    return;
+  }
+  console.log(`API clients in ${where}${command.project ? ` with scopes on project ${command.project}` : ''}:`);
+  if (views.length === 0) console.log('  (none)');
+  for (const view of views) {
+    const status = view.revokedAt ? `revoked ${view.revokedAt}` : view.lockedUntil ? `locked until ${view.lockedUntil}` : 'active';
+    console.log(`  ${view.clientId}  ${JSON.stringify(view.name)}  ${status}  created ${view.createdAt}\n      ${view.scopes.join(' ')}`);
+  }
+}
+
+async function revokeOrUnlock(command: Extract<ClientCommand, { command: 'revoke' | 'unlock' }>): Promise<void> {
+  const { store } = await openStore(command.store);
+  const done =
+    command.command === 'revoke'
+      ? await store.revoke(command.clientId, new Date().toISOString())
+      : await store.clearFailures(command.clientId);
+  if (command.json) console.log(JSON.stringify({ clientId: command.clientId, [command.command === 'revoke' ? 'revoked' : 'unlocked']: done }));
+  if (!done) {
+    if (!command.json) console.error(`No client '${command.clientId}'.`);
+    process.exitCode = 1;
+    return;
+  }
+  if (command.json) return;
+  console.log(
+    command.command === 'revoke'
+      ? `Revoked ${command.clientId}: it gets no new tokens, and its tokens introspect as inactive. Tokens it already holds ` +
+          'still open the API until they expire (at most 48 h): see docs/security.md.'
+      : `Unlocked ${command.clientId}: its failed authentications are forgotten.`,
+  );
+}
+
+async function openStore(options: StoreOptions): Promise<{ store: DynamoDbClientStore; where: string }> {
+  const resolved = resolveStore(options, process.env, (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined));
+  let tableName: string;
+  let endpoint: string | undefined;
+  let where: string;
+  if (resolved.kind === 'stack') {
+    tableName = await tableOfStack(resolved.stackName, resolved.region);
+    where = `table ${tableName} of stack ${resolved.stackName}`;
+  } else {
+    ({ tableName, endpoint } = resolved);
+    where = `table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (from ${resolved.source})`;
+  }
+  const region = resolved.region;
+  const client = new DynamoDBClient({
+    ...(region ? { region } : {}),
+    ...(endpoint
+      ? {
+          endpoint,
+          region: region ?? 'local',
+          // DynamoDB Local accepts any credentials; real ones win when they are set.
+          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+        }
+      : {}),
+  });
+  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  return { store: new DynamoDbClientStore(db, tableName), where };
+}
+
+async function tableOfStack(stackName: string, region: string | undefined): Promise<string> {
+  const cloudFormation = new CloudFormationClient(region ? { region } : {});
+  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
+  const tableName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'TableName')?.OutputValue;
+  if (!tableName) throw new UsageError(`Stack ${stackName} has no TableName output: is it a Generic Resource Service stack?`);
+  return tableName;
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n\n${USAGE}`);
+    process.exitCode = 1;
+  } else {
+    const { name, message } = error as Error;
+    const hint = name === 'ResourceNotFoundException' ? ' (does the table exist?)' : /ECONNREFUSED/.test(String(message) + String((error as { cause?: unknown }).cause)) ? ' (is the local stack running? npm start)' : '';
+    console.error(`client: ${name ?? 'Error'}: ${message ?? error}${hint}`);
+    process.exitCode = 2;
+  }
+}

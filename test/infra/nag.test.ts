@@ -1,0 +1,125 @@
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { API_ACCESS_LOG_FORMAT, GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
+
+/**
+ * cdk-nag's AWS Solutions pack on the whole stack: no finding may stand unacknowledged, and every
+ * acknowledgement carries its reason in the stack code (docs/security.md lists them).
+ *
+ * cdk-nag 3 is a CDK policy-validation plugin (`Validations.of(...).acknowledge` replaces v2's
+ * NagSuppressions); `validateScope` runs the pack on the construct tree directly.
+ */
+
+function synthesize(env?: { account: string; region: string }) {
+  // Skip esbuild bundling: the checks read the template, not the bundles.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
+    region: 'europe-west1',
+    cloudProvider: 'gcp',
+    env,
+  });
+  return { app, stack };
+}
+
+const describeViolations = (report: ReturnType<AwsSolutionsChecks['validateScope']>) =>
+  report.violations.map((violation) => `${violation.severity} ${violation.ruleName}: ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`);
+
+describe('cdk-nag AwsSolutions', () => {
+  it.each([
+    ['with an account and region', { account: '123456789012', region: 'eu-west-1' }],
+    ['environment-agnostic', undefined],
+  ])('finds no unacknowledged error or warning (%s)', (_, env) => {
+    const { app, stack } = synthesize(env);
+    const report = new AwsSolutionsChecks(app).validateScope(stack);
+    expect(describeViolations(report)).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('gives every acknowledgement a specific reason', () => {
+    const { stack } = synthesize({ account: '123456789012', region: 'eu-west-1' });
+    const acknowledgements: { path: string; id: string; reason: string }[] = [];
+    const walk = (node: IConstruct) => {
+      for (const entry of node.node.metadata) {
+        if (entry.type !== Validations.ACKNOWLEDGED_RULES_METADATA_KEY) continue;
+        for (const [id, reason] of Object.entries(entry.data as Record<string, string>)) acknowledgements.push({ path: node.node.path, id, reason });
+      }
+      node.node.children.forEach(walk);
+    };
+    walk(stack);
+    expect(acknowledgements.length).toBeGreaterThan(0);
+    for (const { path, id, reason } of acknowledgements) {
+      expect(id, path).toMatch(/AwsSolutions-[A-Z]+\d+/);
+      expect(reason.length, `${id} on ${path}`).toBeGreaterThanOrEqual(60);
+    }
+    // Nothing is waved through for the whole stack: acknowledgements sit on the resources they concern.
+    expect(acknowledgements.filter(({ path }) => path === stack.node.path)).toEqual([]);
+  });
+});
+
+describe('what the acknowledgements rely on', () => {
+  let template: Template;
+  beforeAll(() => {
+    template = Template.fromStack(synthesize({ account: '123456789012', region: 'eu-west-1' }).stack);
+  }, 120_000); // synthesis fingerprints the function assets: seconds, more under parallel load
+
+  const allowStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy: any) =>
+      (policy.Properties.PolicyDocument.Statement as any[]).filter((statement) => statement.Effect === 'Allow'),
+    );
+
+  it('grants nothing but X-Ray actions on Resource "*" (the IAM5 Resource::* acknowledgement)', () => {
+    const onEverything = allowStatements().filter((statement) => [statement.Resource].flat().includes('*'));
+    expect(onEverything.length).toBeGreaterThan(0);
+    for (const statement of onEverything) for (const action of [statement.Action].flat()) expect(action).toMatch(/^xray:/);
+  });
+
+  it('grants no wildcard actions at all', () => {
+    for (const statement of allowStatements()) for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
+  });
+
+  it('lets the upload function put and delete image keys only', () => {
+    const s3 = allowStatements().filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
+    expect(s3).toHaveLength(1);
+    expect(s3[0].Action).toEqual(['s3:PutObject', 's3:DeleteObject']);
+    expect(JSON.stringify(s3[0].Resource)).toContain('/*/images/*');
+  });
+
+  it('lets the token and introspection functions update the failure counters of client items, and nothing else', () => {
+    const updates = allowStatements().filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem') && statement.Condition);
+    expect(updates).toHaveLength(2);
+    for (const statement of updates) {
+      expect(statement.Action).toBe('dynamodb:UpdateItem');
+      expect(statement.Condition).toEqual({
+        'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'authFailureCount', 'authFailureWindowStart', 'authFailureLastAt'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
+      });
+    }
+  });
+
+  it('logs every API request as JSON to a retained log group (APIG1)', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: JSON.stringify(API_ACCESS_LOG_FORMAT) },
+    });
+    template.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 90 } });
+    expect(JSON.stringify(API_ACCESS_LOG_FORMAT)).not.toMatch(/header|authorization/i);
+  });
+
+  it('keeps server access logs of the images bucket (S1)', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      LoggingConfiguration: { DestinationBucketName: Match.anyValue(), LogFilePrefix: 'images/' },
+    });
+  });
+
+  it('throttles introspection like the token endpoint (both check client secrets)', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      RouteSettings: {
+        'POST /oauth/introspect': { ThrottlingRateLimit: THROTTLE.token.rate, ThrottlingBurstLimit: THROTTLE.token.burst },
+      },
+    });
+  });
+});

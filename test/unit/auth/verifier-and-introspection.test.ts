@@ -1,0 +1,77 @@
+import { createPublicKey, generateKeyPairSync, sign as signWithKey } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { introspect } from '../../../shared/auth/introspection';
+import { toPublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys';
+import { MAX_TOKEN_LENGTH, createTokenVerifier, issueAccessToken } from '../../../shared/auth/tokens';
+import type { ApiClient } from '../../../shared/store/client-store';
+
+const SETTINGS = { issuer: 'https://auth.example.test', audience: 'generic-resource-service', ttlSeconds: 600 };
+const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+const jwk = toPublicJwk(createPublicKey(privateKey));
+const keys: SigningKeys = {
+  sign: async (data) => ({ kid: jwk.kid, signature: signWithKey('sha256', data, privateKey) }),
+  publicJwks: async () => ({ keys: [jwk] }),
+};
+const verify = createTokenVerifier(keys, SETTINGS);
+
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+async function signed(claims: Record<string, unknown>): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  const input = `${encode({ alg: 'RS256', typ: 'JWT', kid: jwk.kid })}.${encode({
+    iss: SETTINGS.issuer,
+    aud: SETTINGS.audience,
+    sub: 'c1',
+    client_id: 'c1',
+    iat: now,
+    nbf: now,
+    exp: now + 600,
+    ...claims,
+  })}`;
+  return `${input}.${(await keys.sign(Buffer.from(input))).signature.toString('base64url')}`;
+}
+
+describe('the token verifier reads the scope claim only in the shape it is issued', () => {
+  it('accepts a space-separated string, and the empty string', async () => {
+    await expect(verify(await signed({ scope: 'manage_test:demo view_test:demo' }))).resolves.toMatchObject({ scope: 'manage_test:demo view_test:demo' });
+    await expect(verify(await signed({ scope: '' }))).resolves.toMatchObject({ scope: '' });
+  });
+
+  it.each([[['manage_test:demo']], [42], [null], ['manage_test:demo '], [' manage_test:demo'], ['a  b'], ['a\tb']])('refuses scope %j', async (scope) => {
+    await expect(verify(await signed({ scope }))).rejects.toThrow();
+  });
+
+  it('refuses an empty or non-string client_id', async () => {
+    await expect(verify(await signed({ scope: 'x:y', client_id: '' }))).rejects.toThrow();
+    await expect(verify(await signed({ scope: 'x:y', client_id: ['c1'] }))).rejects.toThrow();
+  });
+});
+
+describe('introspect (RFC 7662)', () => {
+  const client = (overrides: Partial<ApiClient> = {}): ApiClient => ({
+    clientId: 'c1',
+    name: 'c1',
+    secretHash: 'scrypt$x',
+    scopes: ['view_test:demo'],
+    createdAt: '2024-01-01T00:00:00Z',
+    ...overrides,
+  });
+  const storeOf = (found: ApiClient | undefined) => ({ get: async () => found });
+
+  it('answers the claims of an active token', async () => {
+    const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo'] });
+    const answer = await introspect(token, verify, storeOf(client()));
+    expect(answer).toMatchObject({ active: true, scope: 'view_test:demo', client_id: 'c1', token_type: 'Bearer', sub: 'c1', iss: SETTINGS.issuer, aud: SETTINGS.audience });
+    expect(answer.active && answer.exp - answer.iat!).toBe(SETTINGS.ttlSeconds);
+  });
+
+  it('is inactive for a revoked or vanished client, an invalid token, or an oversized one (not even verified)', async () => {
+    const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo'] });
+    expect(await introspect(token, verify, storeOf(client({ revokedAt: '2024-01-02T00:00:00Z' })))).toEqual({ active: false });
+    expect(await introspect(token, verify, storeOf(undefined))).toEqual({ active: false });
+    expect(await introspect(`${token}x`, verify, storeOf(client()))).toEqual({ active: false });
+    let verified = false;
+    const spy = async () => ((verified = true), Promise.reject(new Error('never')));
+    expect(await introspect('a'.repeat(MAX_TOKEN_LENGTH + 1), spy, storeOf(client()))).toEqual({ active: false });
+    expect(verified).toBe(false);
+  });
+});
