@@ -1,17 +1,18 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { functionEntry, lambdaBundling, projectRoot } from '../bundling';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
-
-const projectRoot = join(import.meta.dirname, '..', '..');
 
 export interface EndpointFunctionProps {
   /** Folder under functions/ holding `handler.ts`. */
   handler: string;
   environment: Record<string, string>;
   memorySize?: number;
+  /** Commands around bundling, e.g. to place files next to the bundle (infra/api-docs-assets.ts). */
+  commandHooks?: ICommandHooks;
 }
 
 /**
@@ -22,7 +23,7 @@ export interface EndpointFunctionProps {
 export class EndpointFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EndpointFunctionProps) {
     super(scope, id, {
-      entry: join(projectRoot, 'functions', props.handler, 'handler.ts'),
+      entry: functionEntry(props.handler),
       handler: 'handler',
       projectRoot,
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
@@ -43,14 +44,33 @@ export class EndpointFunction extends NodejsFunction {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
+        target: lambdaBundling.target,
+        minify: lambdaBundling.minify,
         sourceMap: true,
         bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        // Some CommonJS dependencies call require(); give ESM bundles one.
-        banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+        mainFields: lambdaBundling.mainFields,
+        banner: lambdaBundling.banner,
+        commandHooks: props.commandHooks,
+        esbuildArgs: Object.fromEntries(
+          Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
+        ),
       },
     });
+
+    // cdk-nag (AwsSolutions) findings every endpoint function has, each checked and accepted:
+    Validations.of(this).acknowledge(
+      {
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup/CreateLogStream/PutLogEvents; a customer-managed copy would grant the same.',
+      },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray tracing (xray:PutTraceSegments, PutTelemetryRecords, GetSampling*) supports no resource-level permissions; test/infra/nag.test.ts checks that no other action is granted on "*".',
+      },
+      {
+        id: 'AwsSolutions-L1',
+        reason: 'The runtime is pinned to Node.js 22 (LTS), the version the bundles target and the tests run against; moving to a newer runtime is a deliberate, tested change.',
+      },
+    );
   }
 }

@@ -3,19 +3,22 @@
  * Every refusal in the service is an ApiError; the error middleware renders it, and renders
  * anything else as a 500 `General` without internals.
  */
+import { z } from 'zod';
 
-export interface ErrorObject {
-  code: string;
-  message: string;
-  [detail: string]: unknown;
-}
+/** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
+export const ErrorObject = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+});
+export type ErrorObject = z.infer<typeof ErrorObject>;
 
-export interface ErrorBody {
-  statusCode: number;
-  message: string;
-  errors: ErrorObject[];
-  [extra: string]: unknown;
-}
+/** Every error answer: the first error's message on top, at least one error object. */
+export const ErrorBody = z.looseObject({
+  statusCode: z.number().int(),
+  message: z.string(),
+  errors: z.array(ErrorObject).min(1),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export class ApiError extends Error {
   constructor(
@@ -72,7 +75,13 @@ export const insufficientScope = (anyOf: string[]) =>
     403,
     [{ code: 'insufficient_scope', message: `Insufficient scope. One of the following scopes is missing: ${anyOf.join(', ')}` }],
     { error: 'insufficient_scope' },
-    { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${anyOf.join(' ')}"` },
+    // The scopes carry the path's projectKey: only RFC 6750 scope tokens may go into the header
+    // (a decoded `%0A` there breaks the response), else the header names none and the body tells.
+    {
+      'WWW-Authenticate': anyOf.every((scope) => /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(scope))
+        ? `Bearer error="insufficient_scope", scope="${anyOf.join(' ')}"`
+        : 'Bearer error="insufficient_scope"',
+    },
   );
 
 export const notFoundRoute = (method: string, path: string) =>

@@ -83,6 +83,8 @@ export const routes = [
   // OAuth 2.0 token service (same origin as the API).
   { method: 'POST', path: '/oauth/token', handler: 'issue-token', access: PUBLIC, body: 'form', rows: [], summary: 'Client credentials grant: exchange client id and secret for a bearer token.' },
   { method: 'GET', path: '/oauth/jwks', handler: 'get-jwks', access: PUBLIC, body: 'none', rows: [], summary: 'Public keys (JWKS) that verify the access tokens.' },
+  // Public at the gateway: the caller authenticates as a client with HTTP Basic, like at /oauth/token.
+  { method: 'POST', path: '/oauth/introspect', handler: 'introspect-token', access: PUBLIC, body: 'form', rows: [], summary: 'Token introspection (RFC 7662): whether a token is active, and its claims.' },
 
   // The resource collection.
   { method: 'GET', path: '/{projectKey}/resource', handler: 'query-resources', access: READ, body: 'none', rows: [1], summary: 'Query resources: where, sort, paging, and the declared typed parameters.', query: RESOURCE_QUERY },
@@ -111,6 +113,13 @@ export const routes = [
   { method: 'GET', path: '/{projectKey}/resource/namespace-action', handler: 'call-extension-action', access: READ, body: 'none', rows: [15], summary: 'Call the extension action namespace-action (GET).' },
   { method: 'GET', path: '/{projectKey}/resource/namespace-action-with-example', handler: 'call-extension-action', access: READ, body: 'none', rows: [16], summary: 'Call the extension action namespace-action-with-example; bound by default to its declared cart example.' },
   { method: 'PUT', path: '/{projectKey}/resource/json-serializable-primitive-type', handler: 'put-json-value', access: MANAGE, body: 'json', rows: [17], summary: 'Store any JSON value for the project and answer it.' },
+
+  // The API reference (no token): the OpenAPI document, and Swagger UI rendering it from the
+  // service's own copies of its two files (literal paths, so `/docs/<x>` never shadows a project's routes).
+  { method: 'GET', path: '/openapi.json', handler: 'get-openapi', access: PUBLIC, body: 'none', rows: [], summary: 'The OpenAPI 3.1 document of this API.' },
+  { method: 'GET', path: '/docs', handler: 'get-api-docs', access: PUBLIC, body: 'none', rows: [], summary: 'The API reference page (Swagger UI).' },
+  { method: 'GET', path: '/docs/swagger-ui-bundle.js', handler: 'get-api-docs', access: PUBLIC, body: 'none', rows: [], summary: 'Script of the API reference page.' },
+  { method: 'GET', path: '/docs/swagger-ui.css', handler: 'get-api-docs', access: PUBLIC, body: 'none', rows: [], summary: 'Style sheet of the API reference page.' },
 ] as const satisfies readonly Route[];
 
 export type RouteDefinition = (typeof routes)[number];

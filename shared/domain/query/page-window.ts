@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { QueryPlan } from './query-plan';
 
 export interface PageRequest {
@@ -6,13 +7,18 @@ export interface PageRequest {
   withTotal: boolean;
 }
 
-export interface Page<T> {
-  limit: number;
-  offset: number;
-  count: number;
-  total?: number;
-  results: T[];
-}
+/** The paging fields of a query answer (rows 1, 4 and 12): `{limit, offset, count, total, results}`. */
+const PageFields = z.object({
+  limit: z.number().int().meta({ description: 'Page size asked for (default 20)' }),
+  offset: z.number().int().meta({ description: 'Matches skipped (default 0)' }),
+  count: z.number().int().meta({ description: 'Results on this page' }),
+  total: z.number().int().optional().meta({ description: 'All matches; absent with `withTotal=false`' }),
+});
+
+/** The paged answer's schema for results of the given schema. */
+export const pageOf = <T extends z.ZodType>(result: T) => PageFields.extend({ results: z.array(result) });
+
+export type Page<T> = z.infer<typeof PageFields> & { results: T[] };
 
 /**
  * Reads a stream of documents into one page of matches. It holds at most `offset + limit`
