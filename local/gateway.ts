@@ -64,8 +64,32 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
     return result.context;
   }
 
-  return async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** One request through the gateway: route, authorizer, handler — no sockets involved. */
+  async function answer(request: GatewayRequest): Promise<APIGatewayProxyStructuredResultV2> {
     const requestId = randomUUID();
+    try {
+      if (request.body.length > GATEWAY_PAYLOAD_LIMIT_BYTES) throw requestEntityTooLarge(GATEWAY_PAYLOAD_LIMIT_BYTES);
+      const url = new URL(request.url, 'http://localhost');
+      const method = request.method.toUpperCase();
+      const match = matchRoute(method, url.pathname);
+      const route: Route | typeof fallbackRoute = 'route' in match ? match.route : fallbackRoute;
+      const event = toEvent(request, url, {
+        requestId,
+        routeKey: 'route' in match ? routeKey(route as Route) : '$default',
+        pathParameters: 'route' in match ? match.pathParameters : undefined,
+      });
+      if (route.access.kind === 'project') {
+        (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: await authorize(event) };
+      }
+      const handler = await loadHandler(route.handler);
+      return withRequestId(await handler(event, lambdaContext(route.handler)), requestId);
+    } catch (error) {
+      return withRequestId(refusal(error, request.headers), requestId);
+    }
+  }
+
+  /** The HTTP face of `answer`, for node:http. */
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
     response.once('finish', () =>
       onAnswered?.({
@@ -76,39 +100,56 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
         correlationId: String(response.getHeader('x-correlation-id') ?? ''),
       }),
     );
-    try {
-      const body = await readBody(request);
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const method = (request.method ?? 'GET').toUpperCase();
-      const match = matchRoute(method, url.pathname);
-      const route: Route | typeof fallbackRoute = 'route' in match ? match.route : fallbackRoute;
-      const event = toEvent(request, url, body, {
-        requestId,
-        routeKey: 'route' in match ? routeKey(route as Route) : '$default',
-        pathParameters: 'route' in match ? match.pathParameters : undefined,
-      });
-      if (route.access.kind === 'project') {
-        (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: await authorize(event) };
-      }
-      const handler = await loadHandler(route.handler);
-      send(response, method, requestId, await handler(event, lambdaContext(route.handler)));
-    } catch (error) {
-      const refusal = isApiError(error) ? error : (console.error(error), general());
-      send(response, request.method ?? 'GET', requestId, {
-        statusCode: refusal.statusCode,
-        headers: { 'content-type': 'application/json; charset=utf-8', ...refusal.headers, 'X-Correlation-ID': correlationOf(request) },
-        body: JSON.stringify(refusal.body),
-      });
+    const body = await readBody(request).catch((error: unknown) => error as ApiError);
+    if (isApiError(body)) {
+      send(response, request.method ?? 'GET', withRequestId(refusal(body, request.headers), randomUUID()));
+      return;
     }
-  };
+    const result = await answer({
+      method: request.method ?? 'GET',
+      url: request.url ?? '/',
+      headers: request.headers,
+      body,
+      protocol: `HTTP/${request.httpVersion}`,
+      sourceIp: request.socket.remoteAddress,
+    });
+    send(response, request.method ?? 'GET', result);
+  }
+
+  return { answer, handle };
+}
+
+/** A request as the gateway sees it, whether it came over a socket or from a test. */
+export interface GatewayRequest {
+  method: string;
+  /** Path and query string. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  protocol?: string;
+  sourceIp?: string;
+}
+
+function withRequestId(result: APIGatewayProxyStructuredResultV2, requestId: string): APIGatewayProxyStructuredResultV2 {
+  return { ...result, headers: { ...result.headers, 'apigw-requestid': requestId } };
 }
 
 function isApiError(error: unknown): error is ApiError {
   return (error as ApiError)?.name === 'ApiError';
 }
 
-function correlationOf(request: IncomingMessage): string {
-  const given = request.headers['x-correlation-id'];
+/** What the gateway itself answers when it refuses: the service's error shape. */
+function refusal(error: unknown, headers: GatewayRequest['headers']): APIGatewayProxyStructuredResultV2 {
+  const apiError = isApiError(error) ? error : (console.error(error), general());
+  return {
+    statusCode: apiError.statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...apiError.headers, 'X-Correlation-ID': correlationOf(headers) },
+    body: JSON.stringify(apiError.body),
+  };
+}
+
+function correlationOf(headers: GatewayRequest['headers']): string {
+  const given = headers['x-correlation-id'];
   return typeof given === 'string' && /^[\w.:/-]{1,256}$/.test(given) ? given : `projects-${randomUUID()}`;
 }
 
@@ -129,9 +170,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
 const TEXT_CONTENT = /^(text\/|application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml|javascript))/i;
 
 function toEvent(
-  request: IncomingMessage,
+  request: GatewayRequest,
   url: URL,
-  body: Buffer,
   routing: { requestId: string; routeKey: string; pathParameters?: Record<string, string> },
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
@@ -150,7 +190,7 @@ function toEvent(
     routeKey: routing.routeKey,
     rawPath: url.pathname,
     rawQueryString,
-    cookies: request.headers.cookie?.split(';').map((cookie) => cookie.trim()),
+    cookies: headerValue(request.headers.cookie)?.split(';').map((cookie) => cookie.trim()),
     headers,
     queryStringParameters: rawQueryString ? queryStringParameters : undefined,
     pathParameters: routing.pathParameters,
@@ -160,10 +200,10 @@ function toEvent(
       domainName: headers.host ?? 'localhost',
       domainPrefix: (headers.host ?? 'localhost').split('.')[0]!,
       http: {
-        method: (request.method ?? 'GET').toUpperCase(),
+        method: request.method.toUpperCase(),
         path: url.pathname,
-        protocol: `HTTP/${request.httpVersion}`,
-        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        protocol: request.protocol ?? 'HTTP/1.1',
+        sourceIp: request.sourceIp ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
       },
       requestId: routing.requestId,
@@ -172,17 +212,20 @@ function toEvent(
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
-    body: body.length === 0 ? undefined : body.toString(text ? 'utf8' : 'base64'),
-    isBase64Encoded: body.length > 0 && !text,
+    body: request.body.length === 0 ? undefined : request.body.toString(text ? 'utf8' : 'base64'),
+    isBase64Encoded: request.body.length > 0 && !text,
   };
 }
 
-function send(response: ServerResponse, method: string, requestId: string, result: APIGatewayProxyStructuredResultV2) {
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value.join(',') : value;
+}
+
+function send(response: ServerResponse, method: string, result: APIGatewayProxyStructuredResultV2) {
   const body = result.body === undefined ? Buffer.alloc(0) : Buffer.from(result.body, result.isBase64Encoded ? 'base64' : 'utf8');
   response.statusCode = result.statusCode ?? 200;
   for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, String(value));
   if (result.cookies?.length) response.setHeader('set-cookie', result.cookies);
-  response.setHeader('apigw-requestid', requestId);
   response.setHeader('content-length', method === 'HEAD' ? 0 : body.length);
   response.end(method === 'HEAD' ? undefined : body);
 }

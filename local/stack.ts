@@ -87,13 +87,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const devClientScopes = await registerDevClient(options.devClient);
 
     progress('starting the gateway');
-    const handlers = await loadHandlers();
-    const gateway = createGateway({
-      loadHandler: async (name) => handlers.get(name)!,
-      authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
-      onAnswered: options.onAnswered,
-    });
-    const server = createServer((request, response) => void gateway(request, response));
+    const gateway = await createLocalGateway(options.onAnswered);
+    const server = createServer((request, response) => void gateway.handle(request, response));
     await listen(server, options.port, options.host);
 
     return {
@@ -112,6 +107,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     await stopEngines();
     throw error;
   }
+}
+
+/**
+ * The gateway in front of this process's handlers. The handlers read their configuration from
+ * the environment, so set it first (startLocalStack does; in-process tests do it themselves).
+ */
+export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) => void) {
+  const handlers = await loadHandlers();
+  return createGateway({
+    loadHandler: async (name) => handlers.get(name)!,
+    authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
+    onAnswered,
+  });
 }
 
 /** Imports every handler of the route table once, as Lambda would at cold start. */

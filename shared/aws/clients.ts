@@ -2,9 +2,17 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /**
+ * Numbers are doubles both ways: a draft may hold any number DynamoDB stores (magnitude up to
+ * 1e125), so beyond 2^53 they are written as given and read back as doubles, not as BigInt (which
+ * JSON cannot render). Also for items read outside the document client (failed conditions).
+ */
+export const unmarshallOptions = { wrapNumbers: (value: string) => Number(value) };
+
+/**
  * AWS clients, created once per function instance and reused across invocations. Endpoints come
  * from the SDK's own settings (`AWS_ENDPOINT_URL_DYNAMODB` points them at DynamoDB Local).
  */
 export const dynamoDb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
+  unmarshallOptions: { ...unmarshallOptions }, // the document client writes into the options it gets
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Row 9: the body of POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}.

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The resource of this service: the interface's ObjectTestType plus the fields every resource of
@@ -79,5 +79,12 @@ export const InterfaceObjectTestType = z.strictObject({
   objectTypeProperty: ArrayTestType,
 });
 
-/** Resource fields as JSON Schema: what the predicate, sort and search engines know of the resource. */
-export const resourceJsonSchema = z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' });
+let jsonSchema: object | undefined;
+
+/**
+ * Resource fields as JSON Schema: what the predicate, sort and search engines know of the
+ * resource. Made on first use, so functions that never query do not pay for it at cold start.
+ */
+export function resourceJsonSchema(): object {
+  return (jsonSchema ??= z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' }));
+}

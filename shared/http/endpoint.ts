@@ -11,6 +11,7 @@ import { errorResponder } from './middleware/error-responder';
 import { observe } from './middleware/observe';
 import { authorize } from './middleware/authorize';
 import { bodyLimit } from './middleware/body-limit';
+import { jsonDepthLimit } from './middleware/json-depth';
 import { checkParameters } from './parameters';
 import { QueryParameters } from './query-parameters';
 import { routeKey, routesOf, type Route } from './routes';
@@ -36,7 +37,10 @@ export interface ApiRequest {
 
 export interface ApiResponse {
   statusCode: number;
+  /** Sent as JSON. */
   body?: unknown;
+  /** A body that is not JSON (the API reference's HTML, CSS, JavaScript), sent as is; set its content-type in `headers`. */
+  rawBody?: string;
   headers?: Record<string, string>;
 }
 
@@ -60,7 +64,7 @@ export function endpoint(handlerName: string, handle: EndpointHandler) {
     .use(errorResponder())
     .use(authorize(served));
   if (bodyKind === 'json') {
-    lambda.use(bodyLimit(JSON_BODY_LIMIT_BYTES)).use(httpJsonBodyParser());
+    lambda.use(bodyLimit(JSON_BODY_LIMIT_BYTES)).use(httpJsonBodyParser()).use(jsonDepthLimit());
   }
 
   return lambda.handler(async (event) => {
@@ -90,8 +94,11 @@ function readBody(event: ApiEvent, route: Route): unknown {
   return route.body === 'binary' ? bytes : bytes.toString('utf8');
 }
 
-/** Every answer is JSON, except HEAD answers, which have no body. */
+/** Every answer is JSON unless the handler gives a raw body; HEAD answers have no body. */
 export function render(response: ApiResponse, method: string): ApiResult {
+  if (response.rawBody !== undefined) {
+    return { statusCode: response.statusCode, headers: { ...response.headers }, body: method === 'HEAD' ? '' : response.rawBody };
+  }
   const hasBody = method !== 'HEAD' && response.body !== undefined;
   return {
     statusCode: response.statusCode,

@@ -29,11 +29,11 @@ export class ResourceQueryService {
 
   /** Row 4: full-text, filters and facets. Facets count over every resource of the facet base. */
   async search(projectKey: string, query: QueryParameters): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
-    const search = compileSearch(query.entries, resourceJsonSchema);
+    const search = compileSearch(query.entries, resourceJsonSchema());
     const sort = query.all('sort');
     const plan = {
       matches: search.matchesResults,
-      compare: compileSort([...sort], resourceFields),
+      compare: compileSort([...sort], resourceFields()),
       inStoreOrder: sort.every((entry) => /^\s*id\s+asc\s*$/i.test(entry)),
     };
     const facets = search.facets;

@@ -1,5 +1,5 @@
 import { InvalidOperationError, ResourceNotFoundError } from '../domain/errors';
-import { ObjectTestTypeDraft, ResourceKey, type Resource } from '../domain/resource';
+import { ObjectTestType, ObjectTestTypeDraft, ResourceKey, type Resource } from '../domain/resource';
 import { isUpdateActionName, netChanges, UpdateRequest, updateActionSchemas, type UpdateAction } from '../domain/update-actions';
 import { invalidInput } from '../http/errors';
 import { validate } from '../http/validation';
@@ -42,7 +42,7 @@ export class ResourceService {
   async read(projectKey: string, idOrKeySegment: string): Promise<Resource> {
     const key = keyOfSegment(idOrKeySegment);
     const resource =
-      key === undefined ? await this.store.get(projectKey, idOrKeySegment) : await this.store.getByKey(projectKey, key);
+      key === undefined ? await this.store.get(projectKey, storedId(idOrKeySegment)) : await this.store.getByKey(projectKey, key);
     if (!resource) {
       throw new ResourceNotFoundError(key === undefined ? `The resource with id '${idOrKeySegment}'` : `The resource with key '${key}'`);
     }
@@ -53,12 +53,12 @@ export class ResourceService {
   async update(projectKey: string, id: string, body: unknown): Promise<Resource> {
     const request = validate(UpdateRequest, body);
     const actions = request.actions.map(validateAction);
-    return this.store.update(projectKey, id, request.version, netChanges(actions));
+    return this.store.update(projectKey, storedId(id), request.version, netChanges(actions));
   }
 
   /** Row 11, with an optional expected version. */
   async delete(projectKey: string, id: string, expectedVersion: number | undefined): Promise<Resource> {
-    return this.store.delete(projectKey, id, expectedVersion);
+    return this.store.delete(projectKey, storedId(id), expectedVersion);
   }
 }
 
@@ -69,6 +69,15 @@ function validateAction(action: unknown, index: number): UpdateAction {
     throw invalidInput(`actions[${index}]: unknown update action ${JSON.stringify(name ?? null)}; known actions are ${known}.`);
   }
   return validate(updateActionSchemas[name], action, `actions[${index}]`);
+}
+
+/**
+ * Ids are UUIDs this service assigns: any other segment names no resource, and is not found without
+ * asking the store (a segment over 1 KB is no valid DynamoDB key at all).
+ */
+function storedId(id: string): string {
+  if (!ObjectTestType.shape.id.safeParse(id).success) throw new ResourceNotFoundError(`The resource with id '${id}'`);
+  return id;
 }
 
 /** `key=<key>` names a resource by key; the key must be well-formed, else no resource has it. */

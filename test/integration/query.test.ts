@@ -5,7 +5,8 @@ import { call, draftExample, tokenFor } from './api-client';
  * Queries over a project of their own, seeded with resources whose fields make predicates,
  * sorts and facets easy to check by hand.
  */
-const project = 'other';
+// A project of its own: other suites write to demo and other.
+const project = 'queries';
 const seeded: any[] = [];
 
 const objectTypeProperty = (index: number) => ({

@@ -39,4 +39,4 @@ export {
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
 export { planQuery, resourceFields, type QueryPlan } from './query-plan';
-export { collectPage, type Page, type PageRequest } from './page-window';
+export { collectPage, pageOf, type Page, type PageRequest } from './page-window';

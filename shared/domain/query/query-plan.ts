@@ -1,11 +1,13 @@
 import { resourceJsonSchema } from '../resource';
-import { fieldSchemaFromJsonSchema } from './field-schema';
+import { fieldSchemaFromJsonSchema, type FieldSchema } from './field-schema';
 import { compilePredicate, type DocumentPredicate, type PredicateVariables } from './predicate-evaluator';
 import { parsePredicate, type PredicateNode } from './predicate-parser';
 import { compileSort, type DocumentComparator } from './sort';
 
-/** The resource's fields, as the query language sees them. */
-export const resourceFields = fieldSchemaFromJsonSchema(resourceJsonSchema);
+let fields: FieldSchema | undefined;
+
+/** The resource's fields, as the query language sees them (made on first use). */
+export const resourceFields = (): FieldSchema => (fields ??= fieldSchemaFromJsonSchema(resourceJsonSchema()));
 
 /** How to answer a query: what matches, in which order, and where in id order to start reading. */
 export interface QueryPlan {
@@ -19,10 +21,10 @@ export interface QueryPlan {
 
 export function planQuery(request: { where: readonly string[]; sort: readonly string[]; variables: PredicateVariables }): QueryPlan {
   const predicates = request.where.map((where) => parsePredicate(where));
-  const compiled = predicates.map((predicate) => compilePredicate(predicate, { schema: resourceFields, variables: request.variables }));
+  const compiled = predicates.map((predicate) => compilePredicate(predicate, { schema: resourceFields(), variables: request.variables }));
   return {
     matches: (doc) => compiled.every((matches) => matches(doc)),
-    compare: compileSort([...request.sort], resourceFields),
+    compare: compileSort([...request.sort], resourceFields()),
     inStoreOrder: request.sort.every((sort) => /^\s*id\s+asc\s*$/i.test(sort)),
     fromId: predicates.map(idLowerBound).filter((bound) => bound !== undefined).sort().at(-1),
   };

@@ -1,5 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshallOptions } from '../../aws/clients';
 import { StoreUnavailableError } from '../errors';
 
 /** Errors DynamoDB raises when it is throttled or failing: worth a 503 and a client retry. */
@@ -14,8 +15,8 @@ const UNAVAILABLE = new Set([
 
 interface DynamoError {
   name?: string;
-  Item?: Record<string, AttributeValue>;
-  CancellationReasons?: { Code?: string; Item?: Record<string, AttributeValue> }[];
+  Item?: Record<string, unknown>;
+  CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[];
 }
 
 export const isConditionFailure = (error: unknown): boolean =>
@@ -23,11 +24,23 @@ export const isConditionFailure = (error: unknown): boolean =>
 
 /**
  * The item DynamoDB returned with a failed condition (ReturnValuesOnConditionCheckFailure).
- * It arrives marshalled even through the document client.
+ * Depending on how the SDK was loaded (its CommonJS or its ESM build) it arrives marshalled even
+ * through the document client, or already plain: read both.
  */
 export function itemOfConditionFailure(error: unknown): Record<string, unknown> | undefined {
-  const item = (error as DynamoError).Item;
-  return item ? unmarshall(item) : undefined;
+  return plainItem((error as DynamoError).Item);
+}
+
+const ATTRIBUTE_VALUE_TYPES = new Set(['S', 'N', 'B', 'SS', 'NS', 'BS', 'M', 'L', 'NULL', 'BOOL']);
+
+function plainItem(item: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!item) return undefined;
+  const marshalled = Object.values(item).every((value) => {
+    const keys = value !== null && typeof value === 'object' ? Object.keys(value) : [];
+    return keys.length === 1 && ATTRIBUTE_VALUE_TYPES.has(keys[0]!);
+  });
+  // A copy: the document client writes `convertWithoutMapWrapper` into the options it is given.
+  return marshalled ? unmarshall(item as Record<string, AttributeValue>, { ...unmarshallOptions, convertWithoutMapWrapper: false }) : item;
 }
 
 /** Why each item of a cancelled transaction failed, in the order of its items. */
@@ -35,7 +48,7 @@ export function cancellationReasons(error: unknown): { code: string; item?: Reco
   if ((error as DynamoError)?.name !== 'TransactionCanceledException') return undefined;
   return ((error as DynamoError).CancellationReasons ?? []).map((reason) => ({
     code: reason.Code ?? 'None',
-    item: reason.Item ? unmarshall(reason.Item) : undefined,
+    item: plainItem(reason.Item),
   }));
 }
 

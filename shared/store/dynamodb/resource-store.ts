@@ -20,6 +20,12 @@ import { keySentinelKey, projectPartition, RESOURCE_PREFIX, RESOURCE_RANGE_END, 
 const RESOURCE_FIELDS = ['id', 'key', 'version', 'createdAt', 'lastModifiedAt', 'objectTypeProperty', 'someProperty'] as const;
 
 /**
+ * A sort key is at most 1024 bytes, and a lower bound from a predicate (`id > "…"`) may be longer:
+ * its first 200 characters (at most 800 bytes) start the range, a lower bound still.
+ */
+const keySizedBound = (fromId = '') => [...fromId].slice(0, 200).join('');
+
+/**
  * Resources in one DynamoDB table (layout in keys.ts). Every guarantee is DynamoDB's own:
  * versions are checked by conditional writes (the failed condition returns the current item, so a
  * 409 knows `currentVersion` without a second read), keys are unique through sentinel items
@@ -142,7 +148,7 @@ export class DynamoDbResourceStore implements ResourceStore {
             KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :end',
             ExpressionAttributeValues: {
               ':pk': projectPartition(projectKey),
-              ':from': `${RESOURCE_PREFIX}${options.fromId ?? ''}`,
+              ':from': `${RESOURCE_PREFIX}${keySizedBound(options.fromId)}`,
               ':end': RESOURCE_RANGE_END,
             },
             ProjectionExpression: RESOURCE_FIELDS.map((_, index) => `#f${index}`).join(', '),
