@@ -113,7 +113,14 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
       protocol: `HTTP/${request.httpVersion}`,
       sourceIp: request.socket.remoteAddress,
     });
-    send(response, request.method ?? 'GET', result);
+    try {
+      send(response, request.method ?? 'GET', result);
+    } catch (error) {
+      // A response that cannot be written (e.g. an invalid header) must not end the whole stack.
+      console.error(error);
+      if (!response.headersSent) send(response, request.method ?? 'GET', withRequestId(refusal(undefined, request.headers), result.headers?.['apigw-requestid'] as string));
+      else response.destroy();
+    }
   }
 
   return { answer, handle };

@@ -55,8 +55,13 @@ export function cancellationReasons(error: unknown): { code: string; item?: Reco
 /** A write lost a race that a fresh attempt can win (a transaction conflict, a key that moved). */
 export class RetryableRace extends Error {}
 
+/** The connection failed or timed out after the SDK's own retries: the store could not be reached. */
+const UNREACHABLE = new Set(['TimeoutError', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
+
 /** Lets domain outcomes through; turns engine trouble into StoreUnavailableError. */
 export function translateEngineError(error: unknown): never {
+  const { name, code } = (error ?? {}) as { name?: string; code?: string };
+  if (UNREACHABLE.has(name ?? '') || UNREACHABLE.has(code ?? '')) throw new StoreUnavailableError(error);
   if ((error as DynamoError)?.name === 'TransactionConflictException') throw new RetryableRace();
   if (UNAVAILABLE.has((error as DynamoError)?.name ?? '')) throw new StoreUnavailableError(error);
   throw error;
