@@ -17,12 +17,15 @@ import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/ta
 import { FAILURE_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
 import { clientKey } from '../shared/store/dynamodb/keys';
 import { copyApiDocsAssets } from './api-docs-assets';
+import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
 import { functionPermissions, type Permission } from './function-permissions';
 
 export interface GenericResourceServiceStackProps extends StackProps {
   region: string;
   cloudProvider: string;
+  /** Optional: serve the API at `api.<region>.<cloudProvider>.<domain>`. */
+  customDomain?: Omit<CustomDomainProps, 'api' | 'hostName'> & { domain: string };
 }
 
 /** The API's access log line (API Gateway context variables). */
@@ -128,6 +131,10 @@ export class GenericResourceServiceStack extends Stack {
       apiName: `generic-resource-service-${props.region}-${props.cloudProvider}`,
       description: 'Generic Resource Service (commercetools family), project-scoped HTTP API',
     });
+    if (props.customDomain) {
+      const { domain, ...certificate } = props.customDomain;
+      new CustomDomain(this, 'CustomDomain', { api, hostName: `api.${props.region}.${props.cloudProvider}.${domain}`, ...certificate });
+    }
 
     const environment = {
       TABLE_NAME: table.tableName,
