@@ -60,7 +60,7 @@ function medianInitMs(file: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); console.log(performance.now() - t);`;
   const env = { ...process.env, AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', POWERTOOLS_METRICS_DISABLED: 'true' };
   const runs = Array.from({ length: INIT_RUNS }, () =>
-    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' }).trim()),
+    Number(execFileSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { env, encoding: 'utf8' }).trim()),
   ).sort((a, b) => a - b);
   return Math.round(runs[Math.floor(INIT_RUNS / 2)]! * 10) / 10;
 }

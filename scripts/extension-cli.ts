@@ -20,7 +20,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { z } from 'zod';
+import * as z from 'zod';
 import { EXTENSION_ACTIONS, isExtensionAction, type ExtensionAction } from '../shared/domain/extensions/actions';
 import { describeTarget, ExtensionBinding, type ExtensionTarget } from '../shared/domain/extensions/binding';
 import { DEFAULT_BINDINGS } from '../shared/domain/extensions/default-bindings';

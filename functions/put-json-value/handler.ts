@@ -1,7 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { extensionService } from '../../shared/services/extension-service';
+import { jsonValueService } from '../../shared/services/json-value-service';
 
 /** PUT /{projectKey}/resource/json-serializable-primitive-type — stores any JSON value and answers it. */
-export const handler = endpoint('put-json-value', async ({ projectKey, body }) =>
-  ok(await extensionService().putJsonValue(projectKey, body)),
-);
+export const handler = endpoint('put-json-value', async ({ projectKey, body }) => ok(await jsonValueService().put(projectKey, body)));

@@ -3,7 +3,7 @@
  * Every refusal in the service is an ApiError; the error middleware renders it, and renders
  * anything else as a 500 `General` without internals.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
 export const ErrorObject = z.looseObject({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { ParameterSpec, ScalarType } from './parameters';
 import { errorResponses, namedSchemas, pathParameters, routeSchemaOf, routeSchemas, tags, type Content, type ErrorResponseName, type ResponseSpec } from './route-schemas';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Introspection } from '../auth/introspection';
 import type { PublicJwk } from '../auth/signing-keys';
 import { ResourceNotFoundError } from '../domain/errors';

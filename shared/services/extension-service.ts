@@ -1,13 +1,12 @@
 import { isExtensionAction, type ExtensionAction } from '../domain/extensions/actions';
-import { JsonValueSchema, type HttpTarget, type JsonValue, type LambdaTarget } from '../domain/extensions/binding';
+import type { HttpTarget, JsonValue, LambdaTarget } from '../domain/extensions/binding';
 import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
 import { JSON_BODY_LIMIT_BYTES } from '../http/endpoint';
 import { ApiError, invalidJsonInput, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
 import { logger } from '../observability/logger';
 import type { ExtensionStore } from '../store/extension-store';
-import { extensionStore, jsonValueStore } from '../store/extension-stores';
-import type { JsonValueStore } from '../store/json-value-store';
+import { extensionStore } from '../store/extension-stores';
 import {
   ExtensionCallError,
   ExtensionTargetRefusedError,
@@ -50,7 +49,6 @@ export interface ExtensionAnswer {
 
 export interface ExtensionServiceOptions {
   bindings: ExtensionStore;
-  jsonValues: JsonValueStore;
   lambda: LambdaInvoker;
   /** `LOCAL_MODE=true`: http and https to loopback addresses are allowed too. */
   localMode: boolean;
@@ -94,13 +92,6 @@ export class ExtensionService {
   }
 
   /** Row 17: stores any JSON value (already parsed by the endpoint) and answers it. */
-  async putJsonValue(projectKey: string, value: unknown): Promise<JsonValue> {
-    const parsed = JsonValueSchema.safeParse(value);
-    if (!parsed.success) throw invalidJsonInput('The body holds a number that is not a finite double.');
-    await this.options.jsonValues.put(projectKey, parsed.data);
-    return parsed.data;
-  }
-
   private async forwardHttp(target: HttpTarget, call: ExtensionCall, action: ExtensionAction, body: string | undefined, signal: AbortSignal) {
     const url = new URL(target.url);
     const query = encodeQuery(call.query);
@@ -268,7 +259,6 @@ let service: ExtensionService | undefined;
 export const extensionService = () =>
   (service ??= new ExtensionService({
     bindings: extensionStore(),
-    jsonValues: jsonValueStore(),
     lambda: lambdaInvoker(),
     localMode: process.env.LOCAL_MODE === 'true',
   }));

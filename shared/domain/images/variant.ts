@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A product variant's image, as the API answers it. */
 export const Image = z.object({

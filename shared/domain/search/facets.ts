@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { valuesAt, type DocumentPredicate } from './document-values';
 import type { ExpressionSource } from './expression-lexer';
 import {

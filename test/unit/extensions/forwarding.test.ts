@@ -14,6 +14,7 @@ import { sendHttp } from '../../../shared/services/extension-forwarding/http-for
 import { AwsLambdaInvoker, type LambdaInvoker } from '../../../shared/services/extension-forwarding/lambda-invoker.js';
 import type { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { checkTarget, type Resolver } from '../../../shared/services/extension-forwarding/target-policy.js';
+import { JsonValueService } from '../../../shared/services/json-value-service';
 import { ExtensionService, type ExtensionCall } from '../../../shared/services/extension-service.js';
 import type { ExtensionStore } from '../../../shared/store/extension-store.js';
 import type { JsonValueStore } from '../../../shared/store/json-value-store.js';
@@ -181,7 +182,7 @@ describe('extension service', () => {
     },
   };
   const service = (localMode: boolean) =>
-    new ExtensionService({ bindings, jsonValues: new MemoryJsonValues(), lambda, localMode, timeoutMs: 300 });
+    new ExtensionService({ bindings, lambda, localMode, timeoutMs: 300 });
   const call = (overrides: Partial<ExtensionCall> = {}): ExtensionCall => ({
     projectKey: 'p',
     action: 'namespace-action',
@@ -285,12 +286,12 @@ describe('extension service', () => {
 
   it('stores any JSON value for row 17 and refuses non-finite numbers', async () => {
     const jsonValues = new MemoryJsonValues();
-    const rows = new ExtensionService({ bindings, jsonValues, lambda, localMode: true });
+    const rows = new JsonValueService(jsonValues);
     for (const value of [{}, [], 'raw string', '', 0, -1.5, true, false, null, { a: [null, { b: '' }] }]) {
-      expect(await rows.putJsonValue('p', value)).toEqual(value);
+      expect(await rows.put('p', value)).toEqual(value);
       expect(await jsonValues.get('p')).toEqual({ found: true, value });
     }
-    expect((await refusal(rows.putJsonValue('p', Number.POSITIVE_INFINITY))).body.errors[0]?.code).toBe('InvalidJsonInput');
+    expect((await refusal(rows.put('p', Number.POSITIVE_INFINITY))).body.errors[0]?.code).toBe('InvalidJsonInput');
   });
 });
 

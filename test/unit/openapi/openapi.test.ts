@@ -1,7 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ObjectTestType, ObjectTestTypeDraft } from '../../../shared/domain/resource';
 import { buildOpenApiDocument, serializeOpenApi } from '../../../shared/http/openapi';
 import { errorResponses } from '../../../shared/http/route-schemas';

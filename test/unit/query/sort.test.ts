@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { QueryError, compileSort, fieldSchemaFromJsonSchema, type FieldSchema } from '../../../shared/domain/query/index.js';
 import { ObjectTestType } from '../../../shared/domain/resource.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ObjectTestType } from '../../../shared/domain/resource';
 import { compileSearch, type CompiledSearch, type FacetResult } from '../../../shared/domain/search';
 

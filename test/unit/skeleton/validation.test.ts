@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ObjectTestTypeDraft } from '../../../shared/domain/resource.js';
 import { UpdateRequest } from '../../../shared/domain/update-actions.js';
 import { ApiError } from '../../../shared/http/errors.js';

@@ -1,0 +1,21 @@
+import { JsonValueSchema, type JsonValue } from '../domain/extensions/binding';
+import { invalidJsonInput } from '../http/errors';
+import { jsonValueStore } from '../store/extension-stores';
+import type { JsonValueStore } from '../store/json-value-store';
+
+/** Row 17: any JSON value, stored for the project and answered back. */
+export class JsonValueService {
+  constructor(private readonly store: JsonValueStore) {}
+
+  async put(projectKey: string, value: unknown): Promise<JsonValue> {
+    const parsed = JsonValueSchema.safeParse(value);
+    if (!parsed.success) throw invalidJsonInput('The body holds a number that is not a finite double.');
+    await this.store.put(projectKey, parsed.data);
+    return parsed.data;
+  }
+}
+
+let service: JsonValueService | undefined;
+
+/** Row 17's use case for this function instance, created on first use. */
+export const jsonValueService = () => (service ??= new JsonValueService(jsonValueStore()));
