@@ -167,3 +167,21 @@ describe('images bucket', () => {
     }
   });
 });
+
+describe('durability', () => {
+  it('keeps every log group for a bounded time: functions a month, API access logs three months', () => {
+    const logGroups = Object.values(template.findResources('AWS::Logs::LogGroup')).map((group: any) => group.Properties.RetentionInDays);
+    const functions = Object.keys(template.findResources('AWS::Lambda::Function')).length;
+    expect(logGroups.filter((days) => days === 30)).toHaveLength(functions);
+    expect(logGroups).toContain(90);
+    expect(logGroups.every((days) => typeof days === 'number')).toBe(true);
+  });
+
+  it('encrypts the table with KMS (AWS managed key) and keeps the images bucket versioned behind a public-access block', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { SSESpecification: Match.objectLike({ SSEEnabled: true, SSEType: 'KMS' }) });
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      PublicAccessBlockConfiguration: Match.objectLike({ BlockPublicPolicy: true }),
+    });
+  });
+});
