@@ -1,10 +1,12 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import type { LocalStack } from '../local/stack';
+import { createLocalGateway, type LocalStack } from '../local/stack';
 import { measure, type Measurement } from './measure';
 
 /**
  * What the local gateway adds: GET by id through HTTP, the authorizer (cached) and the handler,
- * against a raw GetItem of the same item on the same DynamoDB Local, in the same run.
+ * against a raw GetItem of the same item on the same DynamoDB Local, in the same run. The same
+ * request answered in-process (gateway and handler, no client socket) shows how much of the
+ * difference is the second loopback HTTP hop rather than the gateway's and the handler's work.
  */
 export async function localOverhead(stack: LocalStack, token: string, project: string) {
   const created = await fetch(`${stack.url}/${project}/resource`, {
@@ -25,10 +27,18 @@ export async function localOverhead(stack: LocalStack, token: string, project: s
     await response.arrayBuffer();
   }, runs, 20);
   const rawGetItem: Measurement = await measure(() => raw.send(getItem), runs, 20);
+  const gateway = await createLocalGateway();
+  const inProcess: Measurement = await measure(
+    () => gateway.answer({ method: 'GET', url: `/${project}/resource/${created.id}`, headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0) }),
+    runs,
+    20,
+  );
   raw.destroy();
   return {
     viaGateway,
+    inProcessGatewayAndHandler: inProcess,
     rawGetItem,
+    inProcessP50Ratio: Math.round((inProcess.p50Ms / rawGetItem.p50Ms) * 100) / 100,
     p50Ratio: Math.round((viaGateway.p50Ms / rawGetItem.p50Ms) * 100) / 100,
     p95Ratio: Math.round((viaGateway.p95Ms / rawGetItem.p95Ms) * 100) / 100,
   };

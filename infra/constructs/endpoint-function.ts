@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { functionEntry, lambdaBundling, projectRoot } from '../bundling';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -33,6 +33,10 @@ export class EndpointFunction extends NodejsFunction {
       timeout: Duration.seconds(10),
       tracing: Tracing.ACTIVE,
       loggingFormat: LoggingFormat.JSON,
+      // Log ingestion is paid per byte on every request: the platform's START/END/REPORT lines
+      // are dropped (duration and errors are in the Lambda metrics) and the code logs at INFO.
+      systemLogLevelV2: SystemLogLevel.WARN,
+      applicationLogLevelV2: ApplicationLogLevel.INFO,
       logGroup: new LogGroup(scope, `${id}Logs`, {
         retention: RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,
