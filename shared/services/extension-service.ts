@@ -15,7 +15,7 @@ import {
   ExtensionBadResponseError,
   ExtensionUnreachableError,
 } from './extension-forwarding/errors';
-import { sendHttp, type RawAnswer } from './extension-forwarding/http-forwarder';
+import { sendHttp, untilAborted, type RawAnswer } from './extension-forwarding/http-forwarder';
 import { lambdaInvoker, type LambdaInvoker } from './extension-forwarding/lambda-invoker';
 import type { Resolver } from './extension-forwarding/target-policy';
 
@@ -233,23 +233,13 @@ function noBinding(action: string, projectKey: string): ApiError {
   ]);
 }
 
+/** Waits for `promise` until the deadline; anything but our own refusals means it could not be invoked. */
 function untilDeadline<T>(promise: Promise<T>, signal: AbortSignal, timeoutMs: number): Promise<T> {
-  if (signal.aborted) return Promise.reject(new ExtensionTimeoutError(timeoutMs));
-  return new Promise<T>((resolve, reject) => {
-    const abort = () => reject(new ExtensionTimeoutError(timeoutMs));
-    signal.addEventListener('abort', abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', abort);
-        if (signal.aborted) reject(new ExtensionTimeoutError(timeoutMs));
-        else if (error instanceof ExtensionCallError) reject(error);
-        else reject(new ExtensionUnreachableError(`The extension function could not be invoked (${(error as Error)?.name ?? 'error'}).`));
-      },
-    );
+  const timedOut = () => new ExtensionTimeoutError(timeoutMs);
+  return untilAborted(promise, signal, timedOut).catch((error: unknown) => {
+    if (signal.aborted) throw timedOut();
+    if (error instanceof ExtensionCallError) throw error;
+    throw new ExtensionUnreachableError(`The extension function could not be invoked (${(error as Error)?.name ?? 'error'}).`);
   });
 }
 

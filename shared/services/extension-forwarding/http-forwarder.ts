@@ -119,7 +119,7 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
 }
 
 /** Waits for `promise`, or rejects as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal, onAbort: () => Error): Promise<T> {
   if (signal.aborted) return Promise.reject(onAbort());
   return new Promise<T>((resolve, reject) => {
     const abort = () => reject(onAbort());
