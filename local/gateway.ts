@@ -69,7 +69,7 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
     const requestId = randomUUID();
     try {
       if (request.body.length > GATEWAY_PAYLOAD_LIMIT_BYTES) throw requestEntityTooLarge(GATEWAY_PAYLOAD_LIMIT_BYTES);
-      const url = new URL(request.url, 'http://localhost');
+      const url = requestTarget(request.url);
       const method = request.method.toUpperCase();
       const match = matchRoute(method, url.pathname);
       const route: Route | typeof fallbackRoute = 'route' in match ? match.route : fallbackRoute;
@@ -137,6 +137,16 @@ export interface GatewayRequest {
   sourceIp?: string;
 }
 
+/**
+ * The path and raw query of a request target, split as API Gateway does: at the first `?`, with
+ * nothing normalised (a WHATWG URL would read `/\\` as an authority and refuse or rewrite it).
+ */
+function requestTarget(target: string): { pathname: string; query: string } {
+  const separator = target.indexOf('?');
+  const pathname = separator === -1 ? target : target.slice(0, separator);
+  return { pathname: pathname.startsWith('/') ? pathname : `/${pathname}`, query: separator === -1 ? '' : target.slice(separator + 1) };
+}
+
 function withRequestId(result: APIGatewayProxyStructuredResultV2, requestId: string): APIGatewayProxyStructuredResultV2 {
   return { ...result, headers: { ...result.headers, 'apigw-requestid': requestId } };
 }
@@ -178,14 +188,14 @@ const TEXT_CONTENT = /^(text\/|application\/(json|[\w.+-]+\+json|x-www-form-urle
 
 function toEvent(
   request: GatewayRequest,
-  url: URL,
+  url: { pathname: string; query: string },
   routing: { requestId: string; routeKey: string; pathParameters?: Record<string, string> },
 ): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = Array.isArray(value) ? value.join(',') : value;
   }
-  const rawQueryString = url.search.slice(1);
+  const rawQueryString = url.query;
   const queryStringParameters: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(rawQueryString)) {
     queryStringParameters[name] = name in queryStringParameters ? `${queryStringParameters[name]},${value}` : value;

@@ -2,13 +2,16 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { tokenVerifier } from '../../shared/auth/auth-services';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
+import { clientStore } from '../../shared/store/stores';
 
 /**
  * The API's Lambda authorizer: verifies the bearer token and tells the function who calls.
  * It lets every request through with its verdict in the context, because only the function can
  * answer a refusal in the commercetools error shape (API Gateway's own 401/403 bodies are not),
  * and the function checks the route's scopes against the path's project (see authorize.ts).
- * The verdict depends on the token alone, so API Gateway may cache it per Authorization header.
+ * The verdict depends on the token alone, so API Gateway may cache it per Authorization header;
+ * a revoked client's tokens stop working within that cache's lifetime (300 s), because each
+ * uncached verdict reads the client.
  */
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
@@ -20,12 +23,15 @@ async function verdict(authorization: string | undefined): Promise<AuthorizerCon
   const token = /^Bearer ([^\s]+)$/i.exec(authorization?.trim() ?? '')?.[1];
   if (!token) return refused('The Authorization header must be "Bearer <access token>".');
   if (token.length > MAX_TOKEN_LENGTH) return refused('The access token is too long.');
+  let claims;
   try {
-    const claims = await tokenVerifier()(token);
-    return { authenticated: 'true', clientId: claims.client_id, scope: claims.scope, expiresAt: String(claims.exp) };
+    claims = await tokenVerifier()(token);
   } catch {
     return refused('The access token is invalid or expired.');
   }
+  const client = await clientStore().get(claims.client_id);
+  if (!client || client.revokedAt) return refused('The client of this access token was revoked.');
+  return { authenticated: 'true', clientId: claims.client_id, scope: claims.scope, expiresAt: String(claims.exp) };
 }
 
 const refused = (reason: string): AuthorizerContext => ({ authenticated: 'false', reason });

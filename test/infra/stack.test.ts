@@ -116,9 +116,12 @@ describe('least-privilege grants', () => {
     }
   });
 
-  it('lets only the token service sign; the authorizer and JWKS only read public keys', () => {
+  it('lets only the token service sign; the authorizer and JWKS only read public keys (the authorizer also reads clients)', () => {
     expect(actionsOf('issue-token')).toContain('kms:Sign');
-    expect(actionsOf('authorizer')).toEqual(['kms:GetPublicKey']);
+    const authorizer = actionsOf('authorizer');
+    expect(authorizer).toContain('kms:GetPublicKey');
+    expect(authorizer).toContain('dynamodb:GetItem');
+    expect(authorizer.some((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action) || action === 'kms:Sign')).toBe(false);
     expect(actionsOf('get-jwks')).toEqual(['kms:GetPublicKey']);
     expect(actionsOf('route-not-found')).toEqual([]);
   });

@@ -499,6 +499,8 @@ const REGRESSIONS = {
     ['%C3%A9'.repeat(500), [], 'GET'],
     // A projectKey with a line feed: the 403's WWW-Authenticate header carried it and crashed the local stack.
     ['a%0Ab', [], 'GET'],
+    // Backslashes: the local gateway parsed the target as a WHATWG URL, read `/\` as an authority and failed (500).
+    ['\\@\\', [], 'GET'],
   ] as [string, string[], string][],
   headers: [] as [string, string | undefined, string | undefined, boolean][],
 };
