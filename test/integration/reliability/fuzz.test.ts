@@ -23,6 +23,11 @@ import { baseUrl, call, draftExample, forgeToken, tokenFor, validClaims } from '
 const PROJECT = 'fuzz';
 const IMAGES_PROJECT = 'fuzz-images';
 const NUM_RUNS = 40;
+/**
+ * A fixed seed keeps CI reproducible: a run fails for a change, not for a new draw. Explore with
+ * `FUZZ_SEED=random npm run test:integration` (or any number); a failure prints its seed.
+ */
+const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20_261_121);
 const SCOPES = ['manage_test', 'view_test', 'manage_products'].flatMap((scope) => [`${scope}:${PROJECT}`, `${scope}:${IMAGES_PROJECT}`]);
 const token = forgeToken(validClaims({ scope: SCOPES.join(' '), exp: Math.floor(Date.now() / 1000) + 3600 }));
 const BEARER = `Bearer ${token}`;
@@ -552,7 +557,7 @@ describe('fuzzing every route: no 5xx, JSON error shape, correlation id, nothing
                 .map((route) => sendChecked(route, { method: route.method, path: pathOf(route), headers: headersFor(route, 'application/json'), body: fuzz.text }, fuzz.draft)),
             );
           }),
-          { numRuns: NUM_RUNS, examples: REGRESSIONS.bodies },
+          { numRuns: NUM_RUNS, seed: SEED, examples: REGRESSIONS.bodies },
         ),
       { imagesToo: true },
     );
@@ -581,7 +586,7 @@ describe('fuzzing every route: no 5xx, JSON error shape, correlation id, nothing
               }),
             );
           }),
-          { numRuns: NUM_RUNS, examples: REGRESSIONS.queries },
+          { numRuns: NUM_RUNS, seed: SEED, examples: REGRESSIONS.queries },
         ),
       { imagesToo: false },
     );
@@ -626,7 +631,7 @@ describe('fuzzing every route: no 5xx, JSON error shape, correlation id, nothing
               await Promise.all(requests);
             },
           ),
-          { numRuns: NUM_RUNS, examples: REGRESSIONS.paths },
+          { numRuns: NUM_RUNS, seed: SEED, examples: REGRESSIONS.paths },
         ),
       { imagesToo: true },
     );
@@ -663,7 +668,7 @@ describe('fuzzing every route: no 5xx, JSON error shape, correlation id, nothing
               );
             },
           ),
-          { numRuns: NUM_RUNS, examples: REGRESSIONS.headers },
+          { numRuns: NUM_RUNS, seed: SEED, examples: REGRESSIONS.headers },
         ),
       { imagesToo: true },
     );
