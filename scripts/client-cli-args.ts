@@ -1,12 +1,13 @@
 /**
- * Argument parsing and store resolution of `npm run client` (scripts/client-cli.ts), kept free of
- * I/O so that unit tests cover every rule.
+ * Argument parsing of `npm run client` (scripts/client-cli.ts), kept free of I/O so that unit
+ * tests cover every rule. The store options and where they lead are shared with
+ * `npm run extension`: scripts/service-table.ts.
  */
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PROJECT_KEY_PATTERN, ScopeError, parseClientScopes } from '../shared/auth/scopes';
+import { STORE_OPTIONS, STORE_USAGE, UsageError, storeOptionsOf, type StoreOptions } from './service-table';
 
-export class UsageError extends Error {}
+export { UsageError };
 
 export const USAGE = `Usage:
   npm run client -- create --scopes "<scope> ..." [--project <projectKey>] [--name <name>] [--json]
@@ -16,19 +17,7 @@ export const USAGE = `Usage:
 
 Scopes:  manage_test:<projectKey>, view_test:<projectKey>, manage_products:<projectKey>, separated
          by spaces or commas. With --project, a bare name (manage_test) means <name>:<projectKey>.
-Store:   --stack <StackName> (its TableName output, through CloudFormation; AWS credentials and
-         region as usual, or --region); --table/--endpoint; otherwise the local stack found through
-         <--data-dir or LOCAL_DATA_DIR or .local>/endpoints.json (written by npm start); otherwise
-         TABLE_NAME (and AWS_ENDPOINT_URL_DYNAMODB) from the environment.`;
-
-/** Where the clients live, as the options and the environment say (resolved by resolveStore). */
-export interface StoreOptions {
-  stack?: string;
-  table?: string;
-  endpoint?: string;
-  dataDir?: string;
-  region?: string;
-}
+${STORE_USAGE}`;
 
 export type ClientCommand =
   | { command: 'help'; exitCode: 0 | 1 }
@@ -41,11 +30,7 @@ const OPTIONS = {
   scopes: { type: 'string' },
   name: { type: 'string' },
   json: { type: 'boolean', default: false },
-  stack: { type: 'string' },
-  table: { type: 'string' },
-  endpoint: { type: 'string' },
-  region: { type: 'string' },
-  'data-dir': { type: 'string' },
+  ...STORE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -64,16 +49,7 @@ export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
   if (values.help) return { command: 'help', exitCode: 0 };
   if (!command) return { command: 'help', exitCode: 1 };
 
-  const store: StoreOptions = {
-    stack: values.stack,
-    table: values.table,
-    endpoint: values.endpoint,
-    dataDir: values['data-dir'],
-    region: values.region,
-  };
-  if (store.stack !== undefined && (store.table !== undefined || store.endpoint !== undefined)) {
-    throw new UsageError('Give either --stack or --table/--endpoint, not both.');
-  }
+  const store = storeOptionsOf(values);
   const json = values.json;
   const refuse = (option: keyof typeof OPTIONS) => {
     if (values[option] !== undefined && values[option] !== false) throw new UsageError(`--${option} does not apply to ${command}.`);
@@ -118,52 +94,3 @@ export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
       throw new UsageError(`Unknown command '${command}'.`);
   }
 }
-
-export type ResolvedStore =
-  | { kind: 'stack'; stackName: string; region?: string }
-  | { kind: 'table'; tableName: string; endpoint?: string; region?: string; source: string };
-
-/**
- * Where the clients live, first match wins: --stack; --table/--endpoint; the local stack's
- * endpoints.json (if the file exists); TABLE_NAME/AWS_ENDPOINT_URL_DYNAMODB from the environment.
- */
-export function resolveStore(
-  options: StoreOptions,
-  env: Record<string, string | undefined>,
-  readLocalEndpoints: (file: string) => string | undefined,
-): ResolvedStore {
-  const region = options.region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-  if (options.stack !== undefined) return { kind: 'stack', stackName: options.stack, region };
-  if (options.table !== undefined || options.endpoint !== undefined) {
-    return {
-      kind: 'table',
-      tableName: options.table ?? env.TABLE_NAME ?? LOCAL_TABLE_NAME,
-      endpoint: options.endpoint,
-      region,
-      source: 'the command line',
-    };
-  }
-  const file = resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? '.local', 'endpoints.json');
-  const text = readLocalEndpoints(file);
-  if (text !== undefined) {
-    let local: { dynamoDbEndpoint?: unknown; tableName?: unknown };
-    try {
-      local = JSON.parse(text);
-    } catch {
-      throw new UsageError(`${file} is not JSON; restart the local stack (npm start) to rewrite it.`);
-    }
-    if (typeof local.dynamoDbEndpoint !== 'string' || typeof local.tableName !== 'string') {
-      throw new UsageError(`${file} names no dynamoDbEndpoint and tableName; restart the local stack (npm start).`);
-    }
-    return { kind: 'table', tableName: local.tableName, endpoint: local.dynamoDbEndpoint, region: region ?? 'local', source: file };
-  }
-  if (env.TABLE_NAME) {
-    return { kind: 'table', tableName: env.TABLE_NAME, endpoint: env.AWS_ENDPOINT_URL_DYNAMODB, region, source: 'the environment' };
-  }
-  throw new UsageError(
-    `No store: ${file} does not exist (is the local stack running? npm start), and neither --stack, --table nor TABLE_NAME is given.`,
-  );
-}
-
-/** The local stack's table name (local/stack.ts), when only an endpoint is given. */
-const LOCAL_TABLE_NAME = 'generic-resource-service';

@@ -7,18 +7,16 @@
  *   unlock <clientId>                                             forgets the brute-force brake's failures
  *
  * Locally it finds the table through `.local/endpoints.json` (written by `npm start`); against a
- * deployed stack, `--stack <StackName>` reads the stack's TableName output (docs/security.md).
+ * deployed stack, `--stack <StackName>` reads the stack's TableName output. The precedence is the
+ * one of scripts/service-table.ts, shared with `npm run extension` (docs/security.md).
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { epochSeconds, isLocked, lockedUntil } from '../shared/auth/brute-force-brake';
 import { generateSecret, hashSecret } from '../shared/auth/client-secrets';
 import type { ApiClient } from '../shared/store/client-store';
 import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
-import { USAGE, UsageError, parseClientCliArgs, resolveStore, type ClientCommand, type StoreOptions } from './client-cli-args';
+import { USAGE, UsageError, parseClientCliArgs, type ClientCommand } from './client-cli-args';
+import { openServiceTable, type StoreOptions } from './service-table';
 
 /** Exit codes: 0 done, 1 usage error or no such client, 2 the store failed. */
 async function main(argv: string[]): Promise<void> {
@@ -116,39 +114,8 @@ async function revokeOrUnlock(command: Extract<ClientCommand, { command: 'revoke
 }
 
 async function openStore(options: StoreOptions): Promise<{ store: DynamoDbClientStore; where: string }> {
-  const resolved = resolveStore(options, process.env, (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined));
-  let tableName: string;
-  let endpoint: string | undefined;
-  let where: string;
-  if (resolved.kind === 'stack') {
-    tableName = await tableOfStack(resolved.stackName, resolved.region);
-    where = `table ${tableName} of stack ${resolved.stackName}`;
-  } else {
-    ({ tableName, endpoint } = resolved);
-    where = `table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (from ${resolved.source})`;
-  }
-  const region = resolved.region;
-  const client = new DynamoDBClient({
-    ...(region ? { region } : {}),
-    ...(endpoint
-      ? {
-          endpoint,
-          region: region ?? 'local',
-          // DynamoDB Local accepts any credentials; real ones win when they are set.
-          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-        }
-      : {}),
-  });
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+  const { db, tableName, where } = await openServiceTable(options);
   return { store: new DynamoDbClientStore(db, tableName), where };
-}
-
-async function tableOfStack(stackName: string, region: string | undefined): Promise<string> {
-  const cloudFormation = new CloudFormationClient(region ? { region } : {});
-  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const tableName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'TableName')?.OutputValue;
-  if (!tableName) throw new UsageError(`Stack ${stackName} has no TableName output: is it a Generic Resource Service stack?`);
-  return tableName;
 }
 
 try {

@@ -5,21 +5,15 @@
  *   unbind --project <p> --action <a>
  *   list   [--project <p>]
  *
- * Common options: --json (machine-readable output), --table <name>, --endpoint <DynamoDB URL>,
- * --data-dir <dir>. Where the bindings live:
- *
- *   1. --endpoint / AWS_ENDPOINT_URL_DYNAMODB and --table / TABLE_NAME when given;
- *   2. TABLE_NAME alone: that table in AWS (the SDK's usual credentials and region);
- *   3. neither: the local stack, whose DynamoDB endpoint and table `npm start` writes to
- *      `<LOCAL_DATA_DIR or .local>/endpoints.json`.
+ * Common options: --json (machine-readable output), and where the bindings live: --stack <StackName>
+ * [--region <region>], --table <name>, --endpoint <DynamoDB URL>, --data-dir <dir>, found with the
+ * precedence of scripts/service-table.ts, shared with `npm run client` (docs/extensions.md).
  *
  * `bind` of a URL or Lambda target prints the signing secret once; it is not shown again.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as z from 'zod';
 import { EXTENSION_ACTIONS, isExtensionAction, type ExtensionAction } from '../shared/domain/extensions/actions';
 import { describeTarget, ExtensionBinding, type ExtensionTarget } from '../shared/domain/extensions/binding';
@@ -27,11 +21,7 @@ import { DEFAULT_BINDINGS } from '../shared/domain/extensions/default-bindings';
 import { generateSecret } from '../shared/domain/extensions/signing';
 import { classifyAddress, unbracket } from '../shared/services/extension-forwarding/address-policy';
 import { DynamoDbExtensionStore } from '../shared/store/dynamodb/extension-store';
-
-/** The local stack's table name (local/stack.ts), used when only an endpoint is given. */
-const LOCAL_TABLE_NAME = 'generic-resource-service';
-
-class UsageError extends Error {}
+import { STORE_OPTIONS, STORE_USAGE, UsageError, openServiceTable, storeOptionsOf, type StoreOptions } from './service-table';
 
 const USAGE = `Usage:
   npm run extension -- bind   --project <p> --action <action> --url <https URL>          [--json]
@@ -41,8 +31,7 @@ const USAGE = `Usage:
   npm run extension -- list   [--project <p>] [--json]
 
 Actions: ${EXTENSION_ACTIONS.join(', ')}
-Store:   --table/TABLE_NAME, --endpoint/AWS_ENDPOINT_URL_DYNAMODB; without both, the local stack
-         found through <--data-dir or LOCAL_DATA_DIR or .local>/endpoints.json (written by npm start).`;
+${STORE_USAGE}`;
 
 const OPTIONS = {
   project: { type: 'string' },
@@ -52,9 +41,7 @@ const OPTIONS = {
   static: { type: 'string' },
   status: { type: 'string' },
   json: { type: 'boolean', default: false },
-  table: { type: 'string' },
-  endpoint: { type: 'string' },
-  'data-dir': { type: 'string' },
+  ...STORE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
@@ -69,19 +56,20 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
+  const store = storeOptionsOf(values);
   switch (command) {
     case 'bind':
-      return bind(values);
+      return bind(values, store);
     case 'unbind':
-      return unbind(values);
+      return unbind(values, store);
     case 'list':
-      return list(values);
+      return list(values, store);
     default:
       throw new UsageError(`Unknown command '${command}'.`);
   }
 }
 
-async function bind(options: Options): Promise<void> {
+async function bind(options: Options, storeOptions: StoreOptions): Promise<void> {
   const projectKey = projectOf(options);
   const action = actionOf(options);
   const kinds = [options.url, options.lambda, options.static].filter((value) => value !== undefined);
@@ -111,7 +99,7 @@ async function bind(options: Options): Promise<void> {
 
   const parsed = ExtensionBinding.safeParse({ projectKey, action, target, createdAt: new Date().toISOString() });
   if (!parsed.success) throw new UsageError(`Invalid binding:\n${z.prettifyError(parsed.error)}`);
-  const { store } = await openStore(options);
+  const { store } = await openStore(storeOptions);
   await store.put(parsed.data);
 
   if (options.json) {
@@ -124,10 +112,10 @@ async function bind(options: Options): Promise<void> {
   }
 }
 
-async function unbind(options: Options): Promise<void> {
+async function unbind(options: Options, storeOptions: StoreOptions): Promise<void> {
   const projectKey = projectOf(options);
   const action = actionOf(options);
-  const { store } = await openStore(options);
+  const { store } = await openStore(storeOptions);
   const removed = await store.delete(projectKey, action);
   const fallback = DEFAULT_BINDINGS[action];
   if (options.json) {
@@ -138,8 +126,8 @@ async function unbind(options: Options): Promise<void> {
   if (fallback) console.log(`It answers its default again: ${describeTarget(fallback)}.`);
 }
 
-async function list(options: Options): Promise<void> {
-  const { store, where } = await openStore(options);
+async function list(options: Options, storeOptions: StoreOptions): Promise<void> {
+  const { store, where } = await openStore(storeOptions);
   const bindings = await store.list(options.project);
   if (options.json) {
     console.log(JSON.stringify(bindings.map(view), null, 2));
@@ -191,37 +179,9 @@ function checkUrl(text: string): void {
   if (loopback) console.error('Note: a loopback address is called only in local mode (npm start); in AWS the call is refused.');
 }
 
-async function openStore(options: Options): Promise<{ store: DynamoDbExtensionStore; where: string }> {
-  let endpoint = options.endpoint ?? process.env.AWS_ENDPOINT_URL_DYNAMODB;
-  let table = options.table ?? process.env.TABLE_NAME;
-  if (!endpoint && !table) {
-    const dataDir = options['data-dir'] ?? process.env.LOCAL_DATA_DIR ?? '.local';
-    const file = resolve(dataDir, 'endpoints.json');
-    let local: { dynamoDbEndpoint?: string; tableName?: string };
-    try {
-      local = JSON.parse(await readFile(file, 'utf8'));
-    } catch {
-      throw new UsageError(
-        `No store given and no local stack found (${file} is missing). Start the local stack (npm start), ` +
-          'pass --data-dir, or set TABLE_NAME (AWS) / AWS_ENDPOINT_URL_DYNAMODB.',
-      );
-    }
-    endpoint = local.dynamoDbEndpoint;
-    table = local.tableName;
-  }
-  table ??= LOCAL_TABLE_NAME;
-  const client = new DynamoDBClient(
-    endpoint
-      ? {
-          endpoint,
-          region: process.env.AWS_REGION ?? 'local',
-          // DynamoDB Local accepts any credentials; real ones win when they are set.
-          ...(process.env.AWS_ACCESS_KEY_ID ? {} : { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-        }
-      : {},
-  );
-  const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  return { store: new DynamoDbExtensionStore(db, table), where: `table ${table}${endpoint ? ` at ${endpoint}` : ''}` };
+async function openStore(options: StoreOptions): Promise<{ store: DynamoDbExtensionStore; where: string }> {
+  const { db, tableName, where } = await openServiceTable(options);
+  return { store: new DynamoDbExtensionStore(db, tableName), where };
 }
 
 try {

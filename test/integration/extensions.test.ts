@@ -308,3 +308,105 @@ describe('JSON value (row 17)', () => {
     expect(JSON.parse(Item!.json)).toBe('other value');
   });
 });
+
+/**
+ * `--stack` (scripts/service-table.ts, shared with `npm run client`): the CLI reads the stack's
+ * TableName output from CloudFormation. Here CloudFormation is a node:http fake, reached through
+ * the SDK's AWS_ENDPOINT_URL_CLOUDFORMATION; the table it names is the local stack's, which the
+ * SDK reaches through AWS_ENDPOINT_URL_DYNAMODB. LOCAL_DATA_DIR points at an empty directory, so
+ * nothing but the stack can name the table.
+ */
+describe('where the CLI finds the bindings: --stack', () => {
+  let cloudFormation: Server;
+  let cloudFormationUrl: string;
+  let emptyDir: string;
+  const describeStacks: { body: string; authorization: string }[] = [];
+
+  beforeAll(async () => {
+    emptyDir = await mkdtemp(join(tmpdir(), 'grs-ext-stack-'));
+    cloudFormation = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        describeStacks.push({ body, authorization: String(request.headers.authorization) });
+        const stackName = new URLSearchParams(body).get('StackName');
+        const outputs =
+          stackName === 'GenericResourceService-test'
+            ? `<Outputs><member><OutputKey>TableName</OutputKey><OutputValue>${local.tableName}</OutputValue></member></Outputs>`
+            : '<Outputs/>';
+        response.writeHead(200, { 'content-type': 'text/xml' }).end(
+          `<DescribeStacksResponse xmlns="http://cloudformation.amazonaws.com/doc/2010-05-15/"><DescribeStacksResult><Stacks><member>` +
+            `<StackName>${stackName}</StackName><StackStatus>CREATE_COMPLETE</StackStatus><CreationTime>2025-01-01T00:00:00Z</CreationTime>${outputs}` +
+            `</member></Stacks></DescribeStacksResult><ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata></DescribeStacksResponse>`,
+        );
+      });
+    });
+    await new Promise<void>((done) => cloudFormation.listen(0, '127.0.0.1', done));
+    cloudFormationUrl = `http://127.0.0.1:${(cloudFormation.address() as { port: number }).port}`;
+  });
+
+  afterAll(async () => {
+    cloudFormation.closeAllConnections();
+    await new Promise((done) => cloudFormation.close(done));
+    await rm(emptyDir, { recursive: true, force: true });
+  });
+
+  /** The CLI against "AWS": exit code and output, whatever the exit code. */
+  function cliOnStack(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const { TABLE_NAME: _table, AWS_ENDPOINT_URL_DYNAMODB: _endpoint, AWS_REGION: _region, AWS_DEFAULT_REGION: _defaultRegion, AWS_PROFILE: _profile, AWS_SESSION_TOKEN: _token, ...inherited } =
+      process.env;
+    const env = {
+      ...inherited,
+      LOCAL_DATA_DIR: emptyDir,
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+      AWS_ENDPOINT_URL_CLOUDFORMATION: cloudFormationUrl,
+      AWS_ENDPOINT_URL_DYNAMODB: local.dynamoDbEndpoint,
+    };
+    return new Promise((done) => {
+      execFile(process.execPath, ['--import', 'tsx', 'scripts/extension-cli.ts', ...args], { env, timeout: 30_000 }, (error, stdout, stderr) =>
+        done({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  it('binds, lists and unbinds in the table named by the stack, in --region', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'grs-ext-'));
+    try {
+      await writeFile(join(dir, 'doc.json'), JSON.stringify({ via: 'stack' }));
+      const stack = ['--stack', 'GenericResourceService-test', '--region', 'eu-central-1'];
+      const bound = await cliOnStack('bind', '--project', 'stackcli', '--action', 'namespace-action', '--static', join(dir, 'doc.json'), ...stack);
+      expect(bound.code, bound.stderr).toBe(0);
+      expect(await bindings.get('stackcli', 'namespace-action')).toMatchObject({ target: { kind: 'static', document: { via: 'stack' } } });
+
+      const listed = await cliOnStack('list', '--project', 'stackcli', ...stack);
+      expect(listed.code, listed.stderr).toBe(0);
+      expect(listed.stdout).toContain(`Extension bindings in table ${local.tableName} of stack GenericResourceService-test for project stackcli:`);
+      expect(listed.stdout).toContain('stackcli  namespace-action');
+
+      const unbound = await cliOnStack('unbind', '--project', 'stackcli', '--action', 'namespace-action', ...stack);
+      expect(unbound.code, unbound.stderr).toBe(0);
+      expect(await bindings.get('stackcli', 'namespace-action')).toBeUndefined();
+
+      expect(describeStacks.length).toBeGreaterThanOrEqual(3);
+      for (const { body, authorization } of describeStacks) {
+        expect(new URLSearchParams(body).get('Action')).toBe('DescribeStacks');
+        expect(authorization).toContain('/eu-central-1/cloudformation/aws4_request');
+      }
+    } finally {
+      await bindings.delete('stackcli', 'namespace-action');
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a stack without a TableName output, and --stack together with --table', async () => {
+    const noTable = await cliOnStack('list', '--stack', 'SomeOtherStack', '--region', 'eu-central-1');
+    expect(noTable.code).toBe(1);
+    expect(noTable.stderr).toContain('Stack SomeOtherStack has no TableName output');
+
+    const both = await cliOnStack('list', '--stack', 'GenericResourceService-test', '--table', local.tableName);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('Give either --stack or --table/--endpoint, not both.');
+  });
+});

@@ -1,6 +1,5 @@
-import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError, parseClientCliArgs, resolveStore } from '../../../scripts/client-cli-args';
+import { UsageError, parseClientCliArgs } from '../../../scripts/client-cli-args';
 
 describe('parseClientCliArgs', () => {
   it('create: scopes expanded with --project, a default name, --json', () => {
@@ -49,40 +48,13 @@ describe('parseClientCliArgs', () => {
     expect(() => parseClientCliArgs(['list', '--secret'])).toThrow(UsageError);
     expect(() => parseClientCliArgs(['list', '--stack', 'S', '--table', 'T'])).toThrow(UsageError);
   });
-});
 
-describe('resolveStore: where the clients live', () => {
-  const local = JSON.stringify({ dynamoDbEndpoint: 'http://127.0.0.1:8000', tableName: 'local-table' });
-  const files = (contents: Record<string, string>) => (file: string) => contents[file];
-
-  it('--stack first, then --table/--endpoint', () => {
-    expect(resolveStore({ stack: 'GenericResourceService-eu-aws' }, { AWS_REGION: 'eu-west-1' }, files({}))).toEqual({
-      kind: 'stack',
-      stackName: 'GenericResourceService-eu-aws',
-      region: 'eu-west-1',
+  it('passes the store options on (resolved by scripts/service-table.ts, test/unit/auth/service-table.test.ts)', () => {
+    expect(parseClientCliArgs(['list', '--stack', 'GenericResourceService-eu-aws', '--region', 'eu-central-1'])).toMatchObject({
+      store: { stack: 'GenericResourceService-eu-aws', region: 'eu-central-1' },
     });
-    expect(resolveStore({ table: 'T', region: 'us-east-1' }, {}, files({}))).toMatchObject({ kind: 'table', tableName: 'T', endpoint: undefined, region: 'us-east-1' });
-  });
-
-  it('then the local stack through <LOCAL_DATA_DIR or .local>/endpoints.json, when it exists', () => {
-    expect(resolveStore({}, { LOCAL_DATA_DIR: '/data', TABLE_NAME: 'ignored' }, files({ '/data/endpoints.json': local }))).toMatchObject({
-      kind: 'table',
-      tableName: 'local-table',
-      endpoint: 'http://127.0.0.1:8000',
-      region: 'local',
+    expect(parseClientCliArgs(['revoke', 'abc', '--endpoint', 'http://h:1', '--table', 'T', '--data-dir', '/d'])).toMatchObject({
+      store: { table: 'T', endpoint: 'http://h:1', dataDir: '/d' },
     });
-    expect(resolveStore({ dataDir: '/x' }, {}, files({ '/x/endpoints.json': local }))).toMatchObject({ tableName: 'local-table' });
-    expect(resolveStore({}, {}, files({ [resolve('.local', 'endpoints.json')]: local }))).toMatchObject({ tableName: 'local-table' });
-    expect(() => resolveStore({}, { LOCAL_DATA_DIR: '/data' }, files({ '/data/endpoints.json': '{' }))).toThrow(UsageError);
-    expect(() => resolveStore({}, { LOCAL_DATA_DIR: '/data' }, files({ '/data/endpoints.json': '{}' }))).toThrow(UsageError);
-  });
-
-  it('then TABLE_NAME and AWS_ENDPOINT_URL_DYNAMODB; with nothing, a usage error', () => {
-    expect(resolveStore({}, { LOCAL_DATA_DIR: '/none', TABLE_NAME: 'T', AWS_ENDPOINT_URL_DYNAMODB: 'http://h:1' }, files({}))).toMatchObject({
-      kind: 'table',
-      tableName: 'T',
-      endpoint: 'http://h:1',
-    });
-    expect(() => resolveStore({}, { LOCAL_DATA_DIR: '/none' }, files({}))).toThrow(/endpoints\.json/);
   });
 });
