@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import {
   QueryError,
   compilePredicates,
   fieldSchemaFromJsonSchema,
   type FieldSchema,
   type PredicateVariables,
+  resourceFields,
 } from '../../../shared/domain/query/index.js';
-import { ObjectTestType } from '../../../shared/domain/resource.js';
 
 /** The field schema exactly as the service derives it. */
-const schema = fieldSchemaFromJsonSchema(z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' }));
+const schema = resourceFields();
 
 /** Resources shaped like examples/object-test-type.json, ids in the order a < b < c < d. */
 const resources = {

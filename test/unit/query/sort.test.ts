@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
-import { QueryError, compileSort, fieldSchemaFromJsonSchema, type FieldSchema } from '../../../shared/domain/query/index.js';
-import { ObjectTestType } from '../../../shared/domain/resource.js';
+import { QueryError, compileSort, resourceFields, type FieldSchema } from '../../../shared/domain/query/index.js';
 
-const schema = fieldSchemaFromJsonSchema(z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' }));
+const schema = resourceFields();
 
 /** Resources shaped like examples/object-test-type.json, ids in the order a < b < c < d < e. */
 const resources = {
