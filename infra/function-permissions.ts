@@ -13,6 +13,10 @@ export type Permission =
   | 'clients:countFailures'
   /** Put (and, to undo a failed upload, delete) image objects. */
   | 'images:write'
+  /** Read image objects (HEAD and GET of an uploaded object); may list the bucket, so a missing object is 404, not 403. */
+  | 'images:read'
+  /** Presign PUT URLs of image objects: S3 checks the signer's s3:PutObject when the URL is used. */
+  | 'images:presignPut'
   /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
   | 'extensions:invoke';
 
@@ -32,6 +36,8 @@ export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not
   'search-resources': ['table:read'],
   'post-complex-path': ['table:read', 'table:write'],
   'upload-image': ['table:read', 'table:write', 'images:write'],
+  'start-image-upload': ['table:write', 'images:presignPut'],
+  'complete-image-upload': ['table:read', 'table:write', 'images:read', 'images:write'],
   'call-extension-action': ['table:read', 'extensions:invoke'],
   'put-json-value': ['table:write'],
   'update-resource': ['table:read', 'table:write'],

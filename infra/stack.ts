@@ -16,6 +16,7 @@ import { fallbackRoute, routeKey, routes, type Route } from '../shared/http/rout
 import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { FAILURE_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
 import { clientKey } from '../shared/store/dynamodb/keys';
+import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { copyApiDocsAssets } from './api-docs-assets';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
@@ -67,6 +68,8 @@ export class GenericResourceServiceStack extends Stack {
       deletionProtection: true,
       encryption: TableEncryptionV2.awsManagedKey(),
       removalPolicy: RemovalPolicy.RETAIN,
+      // Pending image uploads expire (epoch seconds); DynamoDB removes them some time after, for free.
+      timeToLiveAttribute: UPLOAD_EXPIRY_ATTRIBUTE,
     });
 
     // Tokens are signed inside KMS; the private key never leaves it.
@@ -146,6 +149,8 @@ export class GenericResourceServiceStack extends Stack {
     };
 
     const grant = (fn: IFunction, permissions: readonly Permission[]) => {
+      /** Actions on image objects, granted in one statement on image keys (`<projectKey>/images/<uuid>/<file>`) only. */
+      const imageActions = new Set<string>();
       for (const permission of permissions) {
         if (permission === 'table:read') table.grantReadData(fn);
         if (permission === 'table:write') table.grantWriteData(fn);
@@ -165,14 +170,14 @@ export class GenericResourceServiceStack extends Stack {
             }),
           );
         }
-        if (permission === 'images:write') {
-          // Exactly the two calls of the image storage, on image keys (`<projectKey>/images/<uuid>/<file>`) only.
-          const imageObjects = images.arnForObjects('*/images/*');
-          fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:DeleteObject'], resources: [imageObjects] }));
-          Validations.of(fn).acknowledge({
-            id: `AwsSolutions-IAM5[Resource::<${this.resolve((images.node.defaultChild as CfnBucket).logicalId)}.Arn>/*/images/*]`,
-            reason: 'Image keys hold a project key and a fresh uuid chosen per upload, so the function can only be granted the images/ key pattern, not single objects.',
-          });
+        // Exactly the calls of the image storage: put and (to undo a failed upload) delete; HEAD and GET of an
+        // uploaded object; and presigning, where S3 checks the signer's s3:PutObject when the URL is used.
+        if (permission === 'images:write') ['s3:PutObject', 's3:DeleteObject'].forEach((action) => imageActions.add(action));
+        if (permission === 'images:presignPut') imageActions.add('s3:PutObject');
+        if (permission === 'images:read') {
+          imageActions.add('s3:GetObject');
+          // Without s3:ListBucket, S3 answers 403 instead of 404 for an object that is not there (an upload not sent yet).
+          fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [images.bucketArn] }));
         }
         if (permission === 'extensions:invoke') {
           fn.addToRolePolicy(
@@ -186,6 +191,13 @@ export class GenericResourceServiceStack extends Stack {
             reason: 'Projects bind extension actions to functions chosen at run time; the gr-extension- name prefix is the boundary of what may be invoked (docs/extensions.md).',
           });
         }
+      }
+      if (imageActions.size > 0) {
+        fn.addToRolePolicy(new PolicyStatement({ actions: [...imageActions], resources: [images.arnForObjects('*/images/*')] }));
+        Validations.of(fn).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${this.resolve((images.node.defaultChild as CfnBucket).logicalId)}.Arn>/*/images/*]`,
+          reason: 'Image keys hold a project key and a fresh uuid chosen per upload, so the function can only be granted the images/ key pattern, not single objects.',
+        });
       }
     };
     const functionFor = (handler: keyof typeof functionPermissions) => {

@@ -45,7 +45,8 @@ export const invalidJsonInput = (detailedErrorMessage: string) =>
 
 export const invalidInput = (message: string) => single(400, 'InvalidInput', message);
 
-export const invalidOperation = (message: string) => single(400, 'InvalidOperation', message);
+/** 400; 409 when the operation may succeed later, in another state (an image upload not sent yet). */
+export const invalidOperation = (message: string, statusCode: 400 | 409 = 400) => single(statusCode, 'InvalidOperation', message);
 
 export const resourceNotFound = (message: string) => single(404, 'ResourceNotFound', message);
 

@@ -265,7 +265,7 @@ function queryParameter(name: string, spec: ParameterSpec, schemas: JsonSchemas)
   return {
     name,
     in: 'query',
-    required: false,
+    required: spec.required === true,
     ...(spec.description ? { description: spec.description } : {}),
     ...(spec.repeatable ? { schema: { type: 'array', items: one }, style: 'form', explode: true } : { schema: one }),
   };

@@ -13,6 +13,8 @@ export interface ParameterSpec {
   /** One type, or several a value may take (the first that fits wins). */
   type: ScalarType | readonly ScalarType[];
   repeatable?: boolean;
+  /** Missing is a 400 naming the parameter. */
+  required?: boolean;
   min?: number;
   max?: number;
   /** For `json` values: the shape the parsed value must have. */
@@ -25,6 +27,7 @@ export type ParameterSpecs = Readonly<Record<string, ParameterSpec>>;
 export function checkParameters(specs: ParameterSpecs | undefined, query: QueryParameters): void {
   for (const [name, spec] of Object.entries(specs ?? {})) {
     const values = query.all(name);
+    if (values.length === 0 && spec.required) throw invalidInput(`The query parameter '${name}' is required.`);
     if (values.length > 1 && !spec.repeatable) throw invalidInput(`The query parameter '${name}' may be given only once.`);
     for (const value of values) checkValue(name, value, spec);
   }

@@ -5,6 +5,7 @@ import { ResourceNotFoundError } from '../domain/errors';
 import { JsonValueSchema } from '../domain/extensions/binding';
 import { CART_EXAMPLE } from '../domain/extensions/default-bindings';
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../domain/images/image-file';
+import { ImageUploadTicket, MAX_UPLOAD_BYTES, UPLOAD_TTL_SECONDS } from '../domain/images/image-upload';
 import { Image, Variant } from '../domain/images/variant';
 import { OutOfOrderPropertiesTestType } from '../domain/out-of-order-properties';
 import { pageOf } from '../domain/query';
@@ -20,6 +21,7 @@ import {
   general,
   insufficientScope,
   invalidInput,
+  invalidOperation,
   invalidToken,
   methodNotAllowed,
   notFoundRoute,
@@ -53,6 +55,7 @@ named('InterfaceObjectTestType', InterfaceObjectTestType, "The interface's own O
 named('OutOfOrderPropertiesTestType', OutOfOrderPropertiesTestType, 'Body of the complex-path POST; it must name a resource by `id` or `key`.');
 named('Image', Image);
 named('Variant', Variant, 'The product variant an image was attached to.');
+named('ImageUploadTicket', ImageUploadTicket, 'A started image upload: PUT the image to `url` with `headers`, then complete the upload.');
 named('FacetTerm', FacetTerm);
 named('TermFacetResult', TermFacetResult);
 named('FacetRange', FacetRange);
@@ -186,7 +189,7 @@ export const errorResponses = {
   },
   NotFound: {
     status: 404,
-    description: '`ResourceNotFound`: no such resource in the project (or no binding for an extension action).',
+    description: '`ResourceNotFound`: no such resource in the project (or no binding for an extension action, or no open image upload).',
     schema: ErrorResponse,
     example: fromDomainError(new ResourceNotFoundError("The resource with id '7b5f6d0c-4b8e-4c50-9d0a-3f1b2a4c5d6e'")).body,
   },
@@ -207,6 +210,12 @@ export const errorResponses = {
     description: '`ConcurrentModification`: the expected version is not the current one (`currentVersion` says which is), or concurrent writers collided; nothing was applied.',
     schema: ErrorResponse,
     example: concurrentModification(1, 2).body,
+  },
+  UploadNotReceived: {
+    status: 409,
+    description: '`InvalidOperation`: nothing was uploaded to the upload URL yet; the upload stays open until it expires.',
+    schema: ErrorResponse,
+    example: invalidOperation('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', 409).body,
   },
   PayloadTooLarge: {
     status: 413,
@@ -269,6 +278,7 @@ export const pathParameters: Record<PathParameterOf<RouteDefinition['path']>, { 
     pattern: '^uri-parameter-one=.+$',
   },
   uriParameterTwo: { description: 'A plain path segment.' },
+  uploadId: { description: 'The id the start of the upload answered.' },
 };
 
 // ---- Per handler -----------------------------------------------------------------------------------
@@ -422,10 +432,23 @@ export const routeSchemas: Record<HandlerName | 'route-not-found', RouteSchema |
   },
   'upload-image': {
     tag: 'Images',
-    description: `The body is the image itself (at most ${MAX_IMAGE_BYTES} bytes); its type is checked by its bytes and must agree with Content-Type. Choose the variant with \`sku\` or \`variant\` (created on its first image). \`staged\` defaults to true (the image joins \`stagedImages\` only); \`filename\` defaults to \`img\`.`,
+    description: `The body is the image itself (at most ${MAX_IMAGE_BYTES} bytes; larger ones, up to ${MAX_UPLOAD_BYTES}, go through \`POST /{projectKey}/resource/images/uploads\`); its type is checked by its bytes and must agree with Content-Type. Choose the variant with \`sku\` or \`variant\` (created on its first image). \`staged\` defaults to true (the image joins \`stagedImages\` only); \`filename\` defaults to \`img\`.`,
     request: { required: true, content: Object.fromEntries(IMAGE_CONTENT_TYPES.map((type) => [type, null])) },
     responses: { 200: { description: 'The variant with the image attached.', content: json(Variant) } },
     errors: ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],
+  },
+  'start-image-upload': {
+    tag: 'Images',
+    description: `Step 1 of 2, for images of up to ${MAX_UPLOAD_BYTES} bytes: \`sku\`, \`variant\`, \`filename\` and \`staged\` as for \`POST /{projectKey}/resource/images\`, plus the image's \`contentType\` and \`size\`. Answers a presigned S3 URL: PUT the image to it with exactly the headers given (S3 refuses another type or length, and a second PUT), then complete the upload. URL and upload expire after ${UPLOAD_TTL_SECONDS / 60} minutes.`,
+    responses: { 201: { description: 'The upload is open: where and how to PUT the image.', content: json(ImageUploadTicket) } },
+    errors: ['BadRequest', 'UnsupportedMediaType', 'ServiceUnavailable'],
+  },
+  'complete-image-upload': {
+    tag: 'Images',
+    description:
+      'Step 2 of 2: the uploaded object is checked like the body of `POST /{projectKey}/resource/images` (declared size and type, magic number, dimensions) and attached to the variant chosen at the start. An image that fails a check is deleted and the upload closed (400, 415); nothing uploaded yet is 409 and the upload stays open. A completed, expired or unknown upload is 404.',
+    responses: { 200: { description: 'The variant with the image attached.', content: json(Variant) } },
+    errors: ['BadRequest', 'NotFound', 'UploadNotReceived', 'UnsupportedMediaType', 'ServiceUnavailable'],
   },
   'call-extension-action': (route) => ({
     tag: 'Extensions',

@@ -15,6 +15,7 @@ export type Access =
   /** A token holding any one of these scopes for the path's projectKey. */
   | { kind: 'project'; anyOf: readonly ProjectScope[] };
 
+import { MAX_UPLOAD_BYTES } from '../domain/images/image-upload';
 import { InterfaceObjectTestType } from '../domain/resource';
 import type { ParameterSpecs } from './parameters';
 
@@ -79,6 +80,21 @@ const SEARCH_QUERY: ParameterSpecs = {
   withTotal: PAGED_QUERY.withTotal!,
 };
 
+/** Row 13's parameters: which variant gets the image, its file name, staged or published too. */
+const IMAGE_TARGET_QUERY: ParameterSpecs = {
+  filename: { type: 'string' },
+  variant: { type: 'integer', min: 1 },
+  sku: { type: 'string' },
+  staged: { type: 'boolean' },
+};
+
+/** The two-step upload declares the image it will send; S3 takes nothing else. */
+const START_UPLOAD_QUERY: ParameterSpecs = {
+  ...IMAGE_TARGET_QUERY,
+  contentType: { type: 'string', required: true, description: '`image/jpeg`, `image/png` or `image/gif` (another is 415)' },
+  size: { type: 'integer', min: 1, max: MAX_UPLOAD_BYTES, required: true, description: 'The image\'s length in bytes' },
+};
+
 export const routes = [
   // OAuth 2.0 token service (same origin as the API).
   { method: 'POST', path: '/oauth/token', handler: 'issue-token', access: PUBLIC, body: 'form', rows: [], summary: 'Client credentials grant: exchange client id and secret for a bearer token.' },
@@ -105,8 +121,12 @@ export const routes = [
   // and the handler checks the prefix.
   { method: 'POST', path: '/{projectKey}/resource/artificially-complex/path/{uriParameterOne}/{uriParameterTwo}', handler: 'post-complex-path', access: MANAGE, body: 'json', rows: [9], summary: 'Store an OutOfOrderPropertiesTestType under (uriParameterOne, uriParameterTwo); answer the named resource\'s objectTypeProperty.', query: { queryParameterOne: { type: 'number' }, queryParameterTwo: { type: 'string' } } },
 
-  // Images of product variants, stored in S3.
-  { method: 'POST', path: '/{projectKey}/resource/images', handler: 'upload-image', access: MANAGE_PRODUCTS, body: 'binary', rows: [13], summary: 'Upload a JPEG, PNG or GIF image to the variant chosen by sku or variant.', query: { filename: { type: 'string' }, variant: { type: 'integer', min: 1 }, sku: { type: 'string' }, staged: { type: 'boolean' } } },
+  // Images of product variants, stored in S3: in the body (row 13), or, larger, in two steps through a
+  // presigned S3 URL (beyond the interface, so no row). The literal `images` beats `{id}`; the upload
+  // paths have more segments than `{id}`'s, so they never compete with it.
+  { method: 'POST', path: '/{projectKey}/resource/images', handler: 'upload-image', access: MANAGE_PRODUCTS, body: 'binary', rows: [13], summary: 'Upload a JPEG, PNG or GIF image to the variant chosen by sku or variant.', query: IMAGE_TARGET_QUERY },
+  { method: 'POST', path: '/{projectKey}/resource/images/uploads', handler: 'start-image-upload', access: MANAGE_PRODUCTS, body: 'none', rows: [], summary: `Start an upload of a JPEG, PNG or GIF image of up to ${MAX_UPLOAD_BYTES} bytes: answers a presigned S3 URL to PUT it to.`, query: START_UPLOAD_QUERY },
+  { method: 'POST', path: '/{projectKey}/resource/images/uploads/{uploadId}', handler: 'complete-image-upload', access: MANAGE_PRODUCTS, body: 'none', rows: [], summary: 'Complete an upload: check the uploaded image and attach it to its variant.' },
 
   // Extension actions: forwarded to the handler the project bound them to.
   { method: 'POST', path: '/{projectKey}/resource/namespace-action', handler: 'call-extension-action', access: MANAGE, body: 'text', rows: [14], summary: 'Call the extension action namespace-action (POST).' },

@@ -1,69 +1,164 @@
 import { randomUUID } from 'node:crypto';
+import { ResourceNotFoundError } from '../domain/errors';
+import { MAX_IMAGE_BYTES, type ImageContentType } from '../domain/images/image-file';
 import {
-  detectImageType,
-  isImageContentType,
-  MAX_IMAGE_BYTES,
-  readDimensions,
-  safeFileName,
-} from '../domain/images/image-file';
+  MAX_UPLOAD_BYTES,
+  UPLOAD_PREFIX_BYTES,
+  UPLOAD_TTL_SECONDS,
+  type ImageUploadTicket,
+  type PendingUpload,
+} from '../domain/images/image-upload';
 import type { Variant } from '../domain/images/variant';
-import { invalidInput, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
+import { ApiError, invalidInput, invalidOperation, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
 import type { QueryParameters } from '../http/query-parameters';
 import { logger } from '../observability/logger';
-import type { ImageStorage } from '../store/image-storage';
+import type { ImageStorage, StoredObject } from '../store/image-storage';
+import type { UploadStore } from '../store/upload-store';
 import type { VariantStore } from '../store/variant-store';
+import {
+  checkMagicNumber,
+  declaredImageType,
+  dimensionsOf,
+  imageObjectKey,
+  mediaTypeOf,
+  uploadTarget,
+  type UploadTarget,
+} from './image-checks';
+
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What the checks found out about an image. */
+interface CheckedImage {
+  contentType: ImageContentType;
+  dimensions: { w: number; h: number };
+}
 
 /**
- * Row 13: an image upload. The bytes go to S3 first, then the variant records them; if the
- * record fails the object is removed again, so no image exists without its variant and no
- * variant points at a missing image.
+ * Images of product variants, by two paths with the same checks (image-checks.ts) and the same
+ * rule: the object exists before the variant records it, and if the record fails the object is
+ * removed again, so no image exists without its variant and no variant points at a missing image.
+ *
+ * - Row 13 (`upload`): the bytes come in the request body (at most MAX_IMAGE_BYTES).
+ * - The two-step upload (`startUpload`, `completeUpload`): the client PUTs up to MAX_UPLOAD_BYTES
+ *   straight to S3 with a presigned URL; completing checks the object and attaches it.
  */
 export class ImageService {
   constructor(
     private readonly variants: VariantStore,
     private readonly storage: ImageStorage,
+    private readonly uploads: UploadStore,
+    private readonly now: () => number = Date.now,
   ) {}
 
+  /** Row 13: the image is the request body. */
   async upload(projectKey: string, query: QueryParameters, contentTypeHeader: string | undefined, bytes: Buffer | undefined): Promise<Variant> {
-    const contentType = checkImage(contentTypeHeader, bytes);
-    const dimensions = readDimensions(bytes!);
-    if (!dimensions) throw invalidInput(`The body is not a readable ${contentType} image.`);
+    if (!bytes || bytes.length === 0) throw invalidInput('The request body is empty: send the image bytes.');
+    if (bytes.length > MAX_IMAGE_BYTES) throw requestEntityTooLarge(MAX_IMAGE_BYTES);
+    const contentType = declaredImageType(contentTypeHeader);
+    checkMagicNumber(contentType, bytes);
+    const dimensions = dimensionsOf(contentType, bytes, 'The body');
+    const target = uploadTarget(query);
 
-    const selector = variantSelector(query);
-    const filename = safeFileName(query.string('filename'));
-    const key = `${encodeURIComponent(projectKey)}/images/${randomUUID()}/${filename}`;
-    const publish = query.boolean('staged') === false;
+    const key = imageObjectKey(projectKey, target.filename);
+    await this.storage.put(key, bytes, contentType);
+    return this.attachOrDelete(projectKey, key, target, { contentType, dimensions });
+  }
 
-    await this.storage.put(key, bytes!, contentType);
+  /**
+   * Step 1 of the two-step upload: checks what can be checked before the bytes exist (the variant
+   * selector, the type, the size), records the pending upload and answers a presigned PUT URL for
+   * a fresh object key. Both expire after UPLOAD_TTL_SECONDS.
+   */
+  async startUpload(projectKey: string, query: QueryParameters): Promise<ImageUploadTicket> {
+    const size = query.number('size', { integer: true, min: 1, max: MAX_UPLOAD_BYTES });
+    if (size === undefined) throw invalidInput(`The query parameter 'size' is required: the image's length in bytes (at most ${MAX_UPLOAD_BYTES}).`);
+    const contentType = declaredImageType(query.string('contentType'));
+    const target = uploadTarget(query);
+
+    const uploadId = randomUUID();
+    const objectKey = imageObjectKey(projectKey, target.filename);
+    const expiresAt = Math.floor(this.now() / 1000) + UPLOAD_TTL_SECONDS;
+    const { url, headers } = await this.storage.presignPut(objectKey, contentType, size, UPLOAD_TTL_SECONDS);
+    await this.uploads.create(projectKey, { uploadId, objectKey, contentType, size, ...target, expiresAt });
+    return { uploadId, method: 'PUT', url, headers, expiresAt: new Date(expiresAt * 1000).toISOString() };
+  }
+
+  /**
+   * Step 2: checks the uploaded object as row 13 checks a body, then attaches it. Nothing uploaded
+   * yet is 409 and the upload stays open; an object that fails a check is deleted with its upload.
+   * Only the completion that removes the pending record attaches, so completing twice is 404.
+   */
+  async completeUpload(projectKey: string, uploadId: string): Promise<Variant> {
+    const pending = await this.pendingUpload(projectKey, uploadId);
+    const stored = await this.storage.head(pending.objectKey);
+    if (!stored) throw notUploadedYet();
+
+    let image: CheckedImage;
     try {
-      const image = { url: this.storage.urlOf(key), dimensions, contentType, label: filename };
-      return await this.variants.attachImage(projectKey, selector, image, publish);
+      image = await this.checkUploaded(pending, stored);
     } catch (error) {
-      await this.storage.delete(key).catch((cleanupError: unknown) =>
-        logger.error('could not remove the image of a failed upload', { key, error: cleanupError as Error }),
-      );
+      if (error instanceof ApiError && error.statusCode !== 409) await this.discard(projectKey, pending);
+      throw error;
+    }
+    if (!(await this.uploads.claim(projectKey, uploadId))) throw uploadNotFound(uploadId);
+    return this.attachOrDelete(projectKey, pending.objectKey, pending, image);
+  }
+
+  /** The pending upload, or 404: unknown, of another project, completed, or expired (then its object goes too). */
+  private async pendingUpload(projectKey: string, uploadId: string): Promise<PendingUpload> {
+    const pending = UPLOAD_ID.test(uploadId) ? await this.uploads.get(projectKey, uploadId) : undefined;
+    if (!pending) throw uploadNotFound(uploadId);
+    if (pending.expiresAt * 1000 <= this.now()) {
+      await this.discard(projectKey, pending);
+      throw uploadNotFound(uploadId);
+    }
+    return pending;
+  }
+
+  /** The declared size and type, then the magic number and the dimensions: from the first bytes, or all of them if need be. */
+  private async checkUploaded(pending: PendingUpload, stored: StoredObject): Promise<CheckedImage> {
+    if (stored.size !== pending.size) throw invalidInput(`The uploaded image has ${stored.size} bytes; ${pending.size} were declared.`);
+    const contentType = pending.contentType as ImageContentType;
+    if (mediaTypeOf(stored.contentType) !== contentType) throw unsupportedMediaType(contentType, stored.contentType);
+
+    const prefix = await this.storage.read(pending.objectKey, UPLOAD_PREFIX_BYTES);
+    if (!prefix) throw notUploadedYet();
+    checkMagicNumber(contentType, prefix);
+    // PNG and GIF name their dimensions in the first bytes; a JPEG may put large metadata before its frame header.
+    const whole = prefix.length < stored.size ? () => this.storage.read(pending.objectKey) : undefined;
+    try {
+      return { contentType, dimensions: dimensionsOf(contentType, prefix, 'The uploaded object') };
+    } catch (error) {
+      if (!whole) throw error;
+      const bytes = await whole();
+      if (!bytes) throw notUploadedYet();
+      return { contentType, dimensions: dimensionsOf(contentType, bytes, 'The uploaded object') };
+    }
+  }
+
+  /** Ends a refused or expired upload: its record, then its object (unless another completion took the record first). */
+  private async discard(projectKey: string, pending: PendingUpload): Promise<void> {
+    if (await this.uploads.claim(projectKey, pending.uploadId)) await this.deleteObject(pending.objectKey, 'a refused upload');
+  }
+
+  /** Records the image on its variant; if that fails, the object is removed again. */
+  private async attachOrDelete(projectKey: string, key: string, target: UploadTarget, image: CheckedImage): Promise<Variant> {
+    try {
+      const attached = { url: this.storage.urlOf(key), dimensions: image.dimensions, contentType: image.contentType, label: target.filename };
+      return await this.variants.attachImage(projectKey, target.selector, attached, target.publish);
+    } catch (error) {
+      await this.deleteObject(key, 'a failed upload');
       throw error;
     }
   }
-}
 
-/** The image type, read from the bytes and matching the Content-Type header. */
-function checkImage(contentTypeHeader: string | undefined, bytes: Buffer | undefined) {
-  if (!bytes || bytes.length === 0) throw invalidInput('The request body is empty: send the image bytes.');
-  if (bytes.length > MAX_IMAGE_BYTES) throw requestEntityTooLarge(MAX_IMAGE_BYTES);
-  const declared = contentTypeHeader?.split(';')[0]?.trim().toLowerCase() ?? '';
-  if (!isImageContentType(declared)) throw unsupportedMediaType('image/jpeg, image/png or image/gif', contentTypeHeader);
-  const detected = detectImageType(bytes);
-  if (detected !== declared) {
-    throw unsupportedMediaType(declared, detected ? `bytes of ${detected}` : 'bytes of no supported image type');
+  private async deleteObject(key: string, of: string): Promise<void> {
+    await this.storage.delete(key).catch((cleanupError: unknown) => logger.error(`could not remove the image of ${of}`, { key, error: cleanupError as Error }));
   }
-  return declared;
 }
 
-function variantSelector(query: QueryParameters): { sku?: string; id?: number } {
-  const sku = query.string('sku');
-  const id = query.number('variant', { integer: true, min: 1 });
-  if (sku === undefined && id === undefined) throw invalidInput('Choose the variant with the query parameter sku or variant.');
-  if (sku !== undefined && !/^\S{1,256}$/.test(sku)) throw invalidInput('The sku must be 1 to 256 characters without spaces.');
-  return { ...(sku === undefined ? {} : { sku }), ...(id === undefined ? {} : { id }) };
-}
+const uploadNotFound = (uploadId: string) =>
+  new ResourceNotFoundError(`The image upload '${uploadId.length > 60 ? `${uploadId.slice(0, 57)}...` : uploadId}'`);
+
+const notUploadedYet = () =>
+  invalidOperation('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', 409);

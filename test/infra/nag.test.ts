@@ -80,11 +80,30 @@ describe('what the acknowledgements rely on', () => {
     for (const statement of allowStatements()) for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
   });
 
-  it('lets the upload function put and delete image keys only', () => {
-    const s3 = allowStatements().filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
-    expect(s3).toHaveLength(1);
-    expect(s3[0].Action).toEqual(['s3:PutObject', 's3:DeleteObject']);
-    expect(JSON.stringify(s3[0].Resource)).toContain('/*/images/*');
+  it('grants S3 to the image functions only: exactly their calls, on image keys (and, to read, listing the bucket)', () => {
+    const s3Of = (policyId: string) =>
+      Object.entries(template.findResources('AWS::IAM::Policy'))
+        .filter(([id]) => id.startsWith(policyId))
+        .flatMap(([, policy]: [string, any]) => policy.Properties.PolicyDocument.Statement as any[])
+        .filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
+    const expected = {
+      UploadImage: ['s3:PutObject', 's3:DeleteObject'],
+      StartImageUpload: ['s3:PutObject'],
+      CompleteImageUpload: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+    };
+    for (const [fn, actions] of Object.entries(expected)) {
+      const statements = s3Of(`${fn}ServiceRoleDefaultPolicy`);
+      const objects = statements.find((statement) => JSON.stringify(statement.Resource).includes('/*/images/*'));
+      const others = statements.filter((statement) => statement !== objects);
+      expect(objects.Action, fn).toEqual(actions.length === 1 ? actions[0] : actions);
+      expect(JSON.stringify(objects.Resource), fn).toContain('/*/images/*');
+      // Completion checks that an object exists: without s3:ListBucket, S3 answers 403 for a missing one.
+      if (fn === 'CompleteImageUpload') {
+        expect(others).toEqual([expect.objectContaining({ Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^Images/), 'Arn'] } })]);
+      } else expect(others, fn).toEqual([]);
+    }
+    const all = allowStatements().filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
+    expect(all).toHaveLength(4);
   });
 
   it('lets the token and introspection functions update the failure counters of client items, and nothing else', () => {

@@ -93,6 +93,12 @@ describe('table', () => {
   });
 });
 
+describe('pending image uploads', () => {
+  it('expire by the table\'s TTL attribute expiresAt', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+  });
+});
+
 describe('token signing key', () => {
   it('is an RSA-2048 KMS key for signing, retained', () => {
     template.hasResource('AWS::KMS::Key', {
@@ -163,8 +169,11 @@ describe('images bucket', () => {
     });
   });
 
-  it('lets only the upload function write images', () => {
+  it('lets only the image functions write images', () => {
     expect(actionsOf('upload-image')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject']));
+    // Presigning: S3 checks the signer's s3:PutObject when the URL is used. Completing reads, and deletes a refused image.
+    expect(actionsOf('start-image-upload').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
+    expect(actionsOf('complete-image-upload')).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket', 's3:DeleteObject']));
     for (const handler of ['get-resource', 'create-resource', 'issue-token', 'authorizer']) {
       expect(actionsOf(handler).some((action) => action.startsWith('s3:'))).toBe(false);
     }

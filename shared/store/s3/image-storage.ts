@@ -1,6 +1,10 @@
-import { DeleteObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StoreUnavailableError } from '../errors';
-import type { ImageStorage } from '../image-storage';
+import type { ImageStorage, PresignedPut, StoredObject } from '../image-storage';
+
+/** Image objects are never changed once written: caches may keep them for good. */
+const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
  * Images in a private S3 bucket, served from `baseUrl` (a CloudFront distribution in AWS, the S3
@@ -12,6 +16,8 @@ export class S3ImageStorage implements ImageStorage {
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly baseUrl: string,
+    /** Signs upload URLs (a client that adds no checksums to them: see shared/aws/s3.ts). */
+    private readonly presigner: S3Client = s3,
   ) {}
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
@@ -23,21 +29,69 @@ export class S3ImageStorage implements ImageStorage {
           Body: bytes,
           ContentType: contentType,
           ContentLength: bytes.length,
-          CacheControl: 'public, max-age=31536000, immutable',
+          CacheControl: CACHE_CONTROL,
         }),
       )
-      .catch((error: unknown) => {
-        throw new StoreUnavailableError(error);
-      });
+      .catch(unavailable);
   }
 
   async delete(key: string): Promise<void> {
-    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch((error: unknown) => {
-      throw new StoreUnavailableError(error);
-    });
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })).catch(unavailable);
   }
 
   urlOf(key: string): string {
     return `${this.baseUrl.replace(/\/$/, '')}/${key.split('/').map(encodeURIComponent).join('/')}`;
   }
+
+  /**
+   * Every header is signed: S3 refuses a PUT whose content-type, content-length, cache-control or
+   * if-none-match differ from these (the emulator does not check signatures; completion checks anyway).
+   */
+  async presignPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
+    const headers = { 'content-type': contentType, 'content-length': String(size), 'cache-control': CACHE_CONTROL, 'if-none-match': '*' };
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ContentType: contentType,
+      ContentLength: size,
+      CacheControl: CACHE_CONTROL,
+      IfNoneMatch: '*',
+    });
+    const url = await getSignedUrl(this.presigner, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(Object.keys(headers)) }).catch(
+      unavailable,
+    );
+    return { url, headers };
+  }
+
+  async head(key: string): Promise<StoredObject | undefined> {
+    try {
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return { size: head.ContentLength ?? 0, contentType: head.ContentType };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      return unavailable(error);
+    }
+  }
+
+  async read(key: string, maxBytes?: number): Promise<Buffer | undefined> {
+    try {
+      const object = await this.s3.send(
+        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(maxBytes === undefined ? {} : { Range: `bytes=0-${maxBytes - 1}` }) }),
+      );
+      return Buffer.from(await object.Body!.transformToByteArray());
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      return unavailable(error);
+    }
+  }
+}
+
+function unavailable(error: unknown): never {
+  throw new StoreUnavailableError(error);
+}
+
+/** S3 says 404 (`NotFound` to HEAD, `NoSuchKey` to GET) when the function may list the bucket, else 403. */
+function isMissing(error: unknown): boolean {
+  const { name, $metadata } = (error ?? {}) as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return name === 'NotFound' || name === 'NoSuchKey' || $metadata?.httpStatusCode === 404;
 }

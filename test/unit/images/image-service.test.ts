@@ -1,40 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { detectImageType, safeFileName } from '../../../shared/domain/images/image-file';
-import type { Image, Variant } from '../../../shared/domain/images/variant';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { ImageService } from '../../../shared/services/image-service';
 import { StoreUnavailableError } from '../../../shared/store/errors';
-import type { ImageStorage } from '../../../shared/store/image-storage';
-import type { VariantStore } from '../../../shared/store/variant-store';
-
-const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
-/** An in-memory object store that records what happened to it. */
-class RecordingStorage implements ImageStorage {
-  objects = new Map<string, Buffer>();
-  constructor(private readonly failPut = false) {}
-  async put(key: string, bytes: Buffer) {
-    if (this.failPut) throw new StoreUnavailableError(new Error('S3 is down'));
-    this.objects.set(key, bytes);
-  }
-  async delete(key: string) {
-    this.objects.delete(key);
-  }
-  urlOf(key: string) {
-    return `https://images.example/${key}`;
-  }
-}
-
-const variants = (attach: (image: Image) => Promise<Variant>): VariantStore & { attached: Image[] } => {
-  const attached: Image[] = [];
-  return {
-    attached,
-    attachImage: async (_project, _selector, image) => {
-      attached.push(image);
-      return attach(image);
-    },
-  };
-};
+import { GIF_1X1 as GIF, MemoryStorage as RecordingStorage, MemoryUploads, recordingVariants as variants } from './fakes';
 
 describe('ImageService: no orphans, nothing half-recorded', () => {
   it('removes the object again when recording the variant fails', async () => {
@@ -42,7 +11,7 @@ describe('ImageService: no orphans, nothing half-recorded', () => {
     const failing = variants(async () => {
       throw new StoreUnavailableError(new Error('DynamoDB throttled'));
     });
-    const service = new ImageService(failing, storage);
+    const service = new ImageService(failing, storage, new MemoryUploads());
     await expect(service.upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(failing.attached).toHaveLength(1);
     expect(storage.objects.size).toBe(0);
@@ -50,7 +19,7 @@ describe('ImageService: no orphans, nothing half-recorded', () => {
 
   it('records nothing when S3 fails', async () => {
     const recording = variants(async (image) => ({ id: 1, images: [], stagedImages: [image] }));
-    const service = new ImageService(recording, new RecordingStorage(true));
+    const service = new ImageService(recording, new RecordingStorage(true), new MemoryUploads());
     await expect(service.upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(recording.attached).toHaveLength(0);
   });
@@ -58,7 +27,7 @@ describe('ImageService: no orphans, nothing half-recorded', () => {
   it('keeps the object and answers the variant when both succeed', async () => {
     const storage = new RecordingStorage();
     const recording = variants(async (image) => ({ id: 1, sku: 'a', images: [], stagedImages: [image] }));
-    const variant = await new ImageService(recording, storage).upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF);
+    const variant = await new ImageService(recording, storage, new MemoryUploads()).upload('demo', new QueryParameters('sku=a'), 'image/gif', GIF);
     expect(storage.objects.size).toBe(1);
     expect(variant.stagedImages[0]).toMatchObject({ dimensions: { w: 1, h: 1 }, contentType: 'image/gif', label: 'img' });
   });

@@ -1,0 +1,7 @@
+import { endpoint, ok } from '../../shared/http/endpoint';
+import { imageService } from '../../shared/services/services';
+
+/** POST /{projectKey}/resource/images/uploads/{uploadId} — check the uploaded object and attach it to its variant. */
+export const handler = endpoint('complete-image-upload', async ({ projectKey, path }) =>
+  ok(await imageService().completeUpload(projectKey, path.uploadId ?? '')),
+);

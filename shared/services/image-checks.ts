@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { detectImageType, isImageContentType, readDimensions, safeFileName, type ImageContentType } from '../domain/images/image-file';
+import { invalidInput, unsupportedMediaType } from '../http/errors';
+import type { QueryParameters } from '../http/query-parameters';
+
+/**
+ * The checks both image uploads make — row 13's body and the two-step upload's S3 object: the
+ * declared type, the bytes' magic number, the dimensions, and where the image goes.
+ */
+
+const SUPPORTED_TYPES = 'image/jpeg, image/png or image/gif';
+
+/** `image/PNG; charset=x` → `image/png`. */
+export const mediaTypeOf = (value: string | undefined): string => value?.split(';')[0]?.trim().toLowerCase() ?? '';
+
+/** The declared type (the Content-Type header, or the `contentType` parameter) when the service takes it; else 415. */
+export function declaredImageType(declared: string | undefined): ImageContentType {
+  const type = mediaTypeOf(declared);
+  if (!isImageContentType(type)) throw unsupportedMediaType(SUPPORTED_TYPES, declared);
+  return type;
+}
+
+/** The bytes (the first few suffice) begin with the magic number of the declared type; else 415. */
+export function checkMagicNumber(declared: ImageContentType, bytes: Uint8Array): void {
+  const detected = detectImageType(bytes);
+  if (detected !== declared) throw unsupportedMediaType(declared, detected ? `bytes of ${detected}` : 'bytes of no supported image type');
+}
+
+/** Width and height as image-size reads them; 400 when it cannot. `what` names the bytes in the message. */
+export function dimensionsOf(declared: ImageContentType, bytes: Uint8Array, what: string): { w: number; h: number } {
+  const dimensions = readDimensions(bytes);
+  if (!dimensions) throw invalidInput(`${what} is not a readable ${declared} image.`);
+  return dimensions;
+}
+
+export interface VariantSelector {
+  sku?: string;
+  id?: number;
+}
+
+/** Where an image goes: the variant, its label (the safe file name), and whether it is published too. */
+export interface UploadTarget {
+  selector: VariantSelector;
+  filename: string;
+  /** `staged=false`: the image joins `images` besides `stagedImages`. */
+  publish: boolean;
+}
+
+/** The query parameters `sku`, `variant`, `filename` and `staged`; 400 when no variant is chosen or the sku is not one. */
+export function uploadTarget(query: QueryParameters): UploadTarget {
+  return {
+    selector: variantSelector(query),
+    filename: safeFileName(query.string('filename')),
+    publish: query.boolean('staged') === false,
+  };
+}
+
+function variantSelector(query: QueryParameters): VariantSelector {
+  const sku = query.string('sku');
+  const id = query.number('variant', { integer: true, min: 1 });
+  if (sku === undefined && id === undefined) throw invalidInput('Choose the variant with the query parameter sku or variant.');
+  if (sku !== undefined && !/^\S{1,256}$/.test(sku)) throw invalidInput('The sku must be 1 to 256 characters without spaces.');
+  return { ...(sku === undefined ? {} : { sku }), ...(id === undefined ? {} : { id }) };
+}
+
+/** A fresh object key, `<projectKey>/images/<uuid>/<filename>`: unique, and not steerable by the file name. */
+export function imageObjectKey(projectKey: string, filename: string): string {
+  return `${encodeURIComponent(projectKey)}/images/${randomUUID()}/${filename}`;
+}

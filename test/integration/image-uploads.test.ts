@@ -1,0 +1,188 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { call, tokenFor, uniqueKey } from './api-client';
+
+/**
+ * The two-step image upload against the local stack: start (a presigned URL of s3rver), PUT the
+ * bytes straight to it, complete. s3rver does not check signatures, so the refusals S3 itself
+ * would make (another length or type) are exercised through the completion's own checks.
+ */
+
+/** A real PNG of random pixels (so it does not compress): about width × height × 3 bytes. */
+function noisyPng(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const check = Buffer.alloc(4);
+    check.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, check]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), randomBytes(width * 3)])));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+interface Ticket {
+  uploadId: string;
+  method: 'PUT';
+  url: string;
+  headers: Record<string, string>;
+  expiresAt: string;
+}
+
+const startUpload = async (query: string, scope = 'manage_products:demo') =>
+  call('POST', `/demo/resource/images/uploads?${query}`, { token: await tokenFor(scope) });
+const completeUpload = async (uploadId: string, scope = 'manage_products:demo') =>
+  call('POST', `/demo/resource/images/uploads/${uploadId}`, { token: await tokenFor(scope) });
+
+/** PUTs the bytes to the presigned URL with the headers the ticket lists, as a client would. */
+const putTo = (ticket: Ticket, bytes: Buffer) => fetch(ticket.url, { method: ticket.method, headers: ticket.headers, body: bytes });
+
+/** Where the emulator serves the object the URL writes (its path, without the signature). */
+const objectUrl = (ticket: Ticket) => {
+  const url = new URL(ticket.url);
+  return `${url.origin}${url.pathname}`;
+};
+
+describe('two-step image upload through a presigned S3 URL', () => {
+  it('takes a 6 MB PNG (over row 13\'s limit): start, PUT to S3, complete; the image URL serves the same bytes', async () => {
+    const image = noisyPng(1000, 2000);
+    expect(image.length).toBeGreaterThan(6_000_000);
+    const sku = uniqueKey('sku');
+
+    const started = await startUpload(`sku=${sku}&filename=big.png&contentType=image/png&size=${image.length}`);
+    expect(started.status).toBe(201);
+    const ticket: Ticket = started.body;
+    expect(ticket).toMatchObject({ uploadId: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'PUT' });
+    expect(ticket.headers).toMatchObject({ 'content-type': 'image/png', 'content-length': String(image.length), 'if-none-match': '*' });
+    expect(new URL(ticket.url).pathname).toMatch(/^\/images\/demo\/images\/[0-9a-f-]{36}\/big\.png$/);
+    expect(new URL(ticket.url).searchParams.get('X-Amz-Expires')).toBe('900');
+    expect(Date.parse(ticket.expiresAt) - Date.now()).toBeGreaterThan(14 * 60 * 1000);
+    expect(Date.parse(ticket.expiresAt) - Date.now()).toBeLessThanOrEqual(15 * 60 * 1000);
+
+    const put = await putTo(ticket, image);
+    expect(put.status).toBe(200);
+
+    const completed = await completeUpload(ticket.uploadId);
+    expect(completed.status).toBe(200);
+    expect(completed.body).toMatchObject({ id: expect.any(Number), sku, images: [] });
+    expect(completed.body.stagedImages).toHaveLength(1);
+    const [staged] = completed.body.stagedImages;
+    expect(staged).toMatchObject({ dimensions: { w: 1000, h: 2000 }, contentType: 'image/png', label: 'big.png' });
+    expect(staged.url).toBe(objectUrl(ticket));
+
+    const served = await fetch(staged.url);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+
+    // The upload is used up: completing again is 404, and the variant keeps one image.
+    const again = await completeUpload(ticket.uploadId);
+    expect(again.status).toBe(404);
+    expect(again.body.errors[0].code).toBe('ResourceNotFound');
+    const next = await call('POST', `/demo/resource/images?sku=${sku}`, {
+      token: await tokenFor('manage_products:demo'),
+      body: GIF_1X1,
+      headers: { 'content-type': 'image/gif' },
+    });
+    expect(next.body.stagedImages).toHaveLength(2);
+  });
+
+  it('attaches to the variant chosen at the start, staged=false publishing it too', async () => {
+    const sku = uniqueKey('sku');
+    const first = await startUpload(`sku=${sku}&contentType=image/gif&size=${GIF_1X1.length}`);
+    expect((await putTo(first.body, GIF_1X1)).status).toBe(200);
+    const created = await completeUpload(first.body.uploadId);
+    expect(created.status).toBe(200);
+
+    const second = await startUpload(`variant=${created.body.id}&staged=false&contentType=image/gif&size=${GIF_1X1.length}`);
+    expect((await putTo(second.body, GIF_1X1)).status).toBe(200);
+    const published = await completeUpload(second.body.uploadId);
+    expect(published.status).toBe(200);
+    expect(published.body).toMatchObject({ id: created.body.id, sku });
+    expect(published.body.stagedImages).toHaveLength(2);
+    expect(published.body.images).toEqual([expect.objectContaining({ contentType: 'image/gif', dimensions: { w: 1, h: 1 }, label: 'img' })]);
+  });
+
+  it('refuses an object of another type than declared (a GIF sent as PNG) with 415 and deletes it', async () => {
+    const started = await startUpload(`sku=${uniqueKey('sku')}&contentType=image/png&size=${GIF_1X1.length}`);
+    expect(started.status).toBe(201);
+    expect((await putTo(started.body, GIF_1X1)).status).toBe(200);
+    expect((await fetch(objectUrl(started.body))).status).toBe(200);
+
+    const completed = await completeUpload(started.body.uploadId);
+    expect(completed.status).toBe(415);
+    expect(completed.body.errors[0]).toMatchObject({ code: 'UnsupportedMediaType', message: 'Expected content type image/png, received bytes of image/gif.' });
+    expect((await fetch(objectUrl(started.body))).status).toBe(404);
+    // The refused upload is closed.
+    expect((await completeUpload(started.body.uploadId)).status).toBe(404);
+  });
+
+  it('is 409 InvalidOperation before the image was uploaded, and completes once it is', async () => {
+    const started = await startUpload(`sku=${uniqueKey('sku')}&contentType=image/gif&size=${GIF_1X1.length}`);
+    const early = await completeUpload(started.body.uploadId);
+    expect(early.status).toBe(409);
+    expect(early.body.errors[0]).toMatchObject({ code: 'InvalidOperation', message: expect.stringContaining('not been uploaded yet') });
+
+    expect((await putTo(started.body, GIF_1X1)).status).toBe(200);
+    expect((await completeUpload(started.body.uploadId)).status).toBe(200);
+  });
+
+  it('is 404 for an unknown upload id, an id that is none, and an upload of another project', async () => {
+    const unknown = await completeUpload(randomUUID());
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.errors[0].code).toBe('ResourceNotFound');
+    expect((await completeUpload('not-an-upload-id')).status).toBe(404);
+
+    const started = await startUpload(`sku=${uniqueKey('sku')}&contentType=image/gif&size=${GIF_1X1.length}`);
+    const elsewhere = await call('POST', `/other/resource/images/uploads/${started.body.uploadId}`, { token: await tokenFor('manage_products:other') });
+    expect(elsewhere.status).toBe(404);
+  });
+
+  it('refuses at the start what could never complete: over 20,000,000 bytes, no size, another type, no variant', async () => {
+    const sku = uniqueKey('sku');
+    const tooLarge = await startUpload(`sku=${sku}&contentType=image/png&size=20000001`);
+    expect(tooLarge.status).toBe(400);
+    expect(tooLarge.body.errors[0]).toMatchObject({ code: 'InvalidInput', message: expect.stringContaining("'size'") });
+    expect((await startUpload(`sku=${sku}&contentType=image/png&size=0`)).status).toBe(400);
+    const noSize = await startUpload(`sku=${sku}&contentType=image/png`);
+    expect(noSize.status).toBe(400);
+    expect(noSize.body.errors[0].message).toBe("The query parameter 'size' is required.");
+    expect((await startUpload(`sku=${sku}&size=10`)).status).toBe(400);
+    const webp = await startUpload(`sku=${sku}&contentType=image/webp&size=10`);
+    expect(webp.status).toBe(415);
+    expect(webp.body.errors[0].code).toBe('UnsupportedMediaType');
+    const unselected = await startUpload('contentType=image/png&size=10');
+    expect(unselected.status).toBe(400);
+    expect(unselected.body.errors[0].message).toContain('sku');
+    expect((await startUpload(`sku=${encodeURIComponent('a b')}&contentType=image/png&size=10`)).status).toBe(400);
+  });
+
+  it('needs manage_products: manage_test alone is 403 on both steps', async () => {
+    const start = await startUpload(`sku=${uniqueKey('sku')}&contentType=image/png&size=10`, 'manage_test:demo');
+    expect(start.status).toBe(403);
+    expect(start.body.errors[0]).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('manage_products:demo') });
+    const complete = await completeUpload(randomUUID(), 'manage_test:demo');
+    expect(complete.status).toBe(403);
+  });
+});

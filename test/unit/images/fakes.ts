@@ -1,0 +1,125 @@
+import { deflateSync } from 'node:zlib';
+import type { PendingUpload } from '../../../shared/domain/images/image-upload';
+import type { Image, Variant } from '../../../shared/domain/images/variant';
+import { StoreUnavailableError } from '../../../shared/store/errors';
+import type { ImageStorage, PresignedPut, StoredObject } from '../../../shared/store/image-storage';
+import type { UploadStore } from '../../../shared/store/upload-store';
+import type { VariantStore } from '../../../shared/store/variant-store';
+
+/** In-memory doubles of the image stores, recording what happened to them. */
+
+export class MemoryStorage implements ImageStorage {
+  readonly objects = new Map<string, { bytes: Buffer; contentType: string }>();
+  readonly reads: { key: string; maxBytes?: number }[] = [];
+  readonly deleted: string[] = [];
+  constructor(private readonly failPut = false) {}
+
+  async put(key: string, bytes: Buffer, contentType: string) {
+    if (this.failPut) throw new StoreUnavailableError(new Error('S3 is down'));
+    this.objects.set(key, { bytes, contentType });
+  }
+  async delete(key: string) {
+    this.objects.delete(key);
+    this.deleted.push(key);
+  }
+  urlOf(key: string) {
+    return `https://images.example/${key}`;
+  }
+  async presignPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
+    return { url: `https://s3.example/${key}?X-Amz-Expires=${expiresInSeconds}`, headers: { 'content-type': contentType, 'content-length': String(size) } };
+  }
+  /** What a client's PUT to the presigned URL leaves behind. */
+  receive(key: string, bytes: Buffer, contentType: string) {
+    this.objects.set(key, { bytes, contentType });
+  }
+  async head(key: string): Promise<StoredObject | undefined> {
+    const object = this.objects.get(key);
+    return object && { size: object.bytes.length, contentType: object.contentType };
+  }
+  async read(key: string, maxBytes?: number) {
+    this.reads.push({ key, ...(maxBytes === undefined ? {} : { maxBytes }) });
+    const object = this.objects.get(key);
+    return object && (maxBytes === undefined ? object.bytes : object.bytes.subarray(0, maxBytes));
+  }
+}
+
+export class MemoryUploads implements UploadStore {
+  readonly records = new Map<string, PendingUpload>();
+  /** Set to lose every claim, as when another completion removed the record first. */
+  loseClaims = false;
+
+  async create(projectKey: string, upload: PendingUpload) {
+    this.records.set(`${projectKey}/${upload.uploadId}`, structuredClone(upload));
+  }
+  async get(projectKey: string, uploadId: string) {
+    const record = this.records.get(`${projectKey}/${uploadId}`);
+    return record && structuredClone(record);
+  }
+  async claim(projectKey: string, uploadId: string) {
+    if (this.loseClaims) return false;
+    return this.records.delete(`${projectKey}/${uploadId}`);
+  }
+}
+
+export type RecordingVariants = VariantStore & { attached: { selector: { sku?: string; id?: number }; image: Image; publish: boolean }[] };
+
+/** A variant store that records what it was asked to attach; `attach` decides the answer. */
+export function recordingVariants(
+  attach: (image: Image) => Promise<Variant> = async (image) => ({ id: 1, images: [], stagedImages: [image] }),
+): RecordingVariants {
+  const attached: RecordingVariants['attached'] = [];
+  return {
+    attached,
+    attachImage: async (_project, selector, image, publish) => {
+      attached.push({ selector, image, publish });
+      return attach(image);
+    },
+  };
+}
+
+export const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** A real PNG (8-bit RGB, solid grey). */
+export function png(width: number, height: number): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const check = Buffer.alloc(4);
+    check.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, check]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x7f)])));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/**
+ * The markers of a baseline JPEG that image-size reads: SOI, an APP0 segment, `metadataBytes` of
+ * APP1 segments (as EXIF data and thumbnails would be) before the frame header (SOF0), then EOI.
+ */
+export function jpeg(width: number, height: number, metadataBytes = 0): Buffer {
+  const segment = (marker: number, payload: Buffer) => {
+    const head = Buffer.from([0xff, marker, 0, 0]);
+    head.writeUInt16BE(payload.length + 2, 2);
+    return Buffer.concat([head, payload]);
+  };
+  const parts = [Buffer.from([0xff, 0xd8]), segment(0xe0, Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'))];
+  for (let left = metadataBytes; left > 0; left -= 65_533) parts.push(segment(0xe1, Buffer.alloc(Math.min(left, 65_533))));
+  const frame = Buffer.from([8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+  parts.push(segment(0xc0, frame), Buffer.from([0xff, 0xd9]));
+  return Buffer.concat(parts);
+}

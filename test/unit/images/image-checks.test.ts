@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../../shared/http/errors';
+import { QueryParameters } from '../../../shared/http/query-parameters';
+import { checkMagicNumber, declaredImageType, dimensionsOf, imageObjectKey, mediaTypeOf, uploadTarget } from '../../../shared/services/image-checks';
+import { GIF_1X1, jpeg, png } from './fakes';
+
+/** The refusal `run` throws: its status and first error code. */
+function refusal(run: () => unknown): { status: number; code: string; message: string } {
+  try {
+    run();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.statusCode, code: error.errors[0].code, message: error.message };
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the checks both image uploads share', () => {
+  it('takes image/jpeg, image/png and image/gif as declared types, parameters and case aside; anything else is 415', () => {
+    expect(declaredImageType('image/png')).toBe('image/png');
+    expect(declaredImageType('IMAGE/JPEG; charset=binary')).toBe('image/jpeg');
+    expect(declaredImageType(' image/gif ')).toBe('image/gif');
+    for (const declared of ['image/webp', 'image/svg+xml', 'application/octet-stream', '', undefined]) {
+      expect(refusal(() => declaredImageType(declared))).toMatchObject({ status: 415, code: 'UnsupportedMediaType' });
+    }
+    expect(refusal(() => declaredImageType('image/webp')).message).toBe('Expected content type image/jpeg, image/png or image/gif, received image/webp.');
+    expect(mediaTypeOf(undefined)).toBe('');
+  });
+
+  it('needs the magic number of the declared type in the first bytes: another type, or none, is 415', () => {
+    expect(() => checkMagicNumber('image/png', png(1, 1))).not.toThrow();
+    expect(() => checkMagicNumber('image/png', png(1, 1).subarray(0, 8))).not.toThrow();
+    expect(() => checkMagicNumber('image/jpeg', jpeg(1, 1))).not.toThrow();
+    expect(refusal(() => checkMagicNumber('image/png', GIF_1X1))).toMatchObject({ status: 415, message: 'Expected content type image/png, received bytes of image/gif.' });
+    expect(refusal(() => checkMagicNumber('image/gif', Buffer.from('GIF')))).toMatchObject({ status: 415, message: expect.stringContaining('no supported image type') });
+    expect(refusal(() => checkMagicNumber('image/jpeg', Buffer.alloc(0))).status).toBe(415);
+  });
+
+  it('reads the dimensions with image-size, from a prefix when it holds them; unreadable bytes are 400', () => {
+    expect(dimensionsOf('image/png', png(3, 2), 'The body')).toEqual({ w: 3, h: 2 });
+    expect(dimensionsOf('image/png', png(300, 200).subarray(0, 64), 'The body')).toEqual({ w: 300, h: 200 });
+    expect(dimensionsOf('image/gif', GIF_1X1, 'The body')).toEqual({ w: 1, h: 1 });
+    expect(dimensionsOf('image/jpeg', jpeg(640, 480), 'The body')).toEqual({ w: 640, h: 480 });
+    // A JPEG whose frame header lies beyond the prefix: the prefix alone does not say.
+    const late = jpeg(640, 480, 600_000);
+    expect(refusal(() => dimensionsOf('image/jpeg', late.subarray(0, 512 * 1024), 'The uploaded object'))).toMatchObject({
+      status: 400,
+      code: 'InvalidInput',
+      message: 'The uploaded object is not a readable image/jpeg image.',
+    });
+    expect(dimensionsOf('image/jpeg', late, 'The uploaded object')).toEqual({ w: 640, h: 480 });
+    const corrupt = Buffer.concat([png(1, 1).subarray(0, 8), Buffer.from('not a png at all')]);
+    expect(refusal(() => dimensionsOf('image/png', corrupt, 'The body'))).toMatchObject({ status: 400, message: 'The body is not a readable image/png image.' });
+  });
+
+  it('chooses the variant by sku and/or number, with the same refusals on both paths', () => {
+    expect(uploadTarget(new QueryParameters('sku=a-1'))).toEqual({ selector: { sku: 'a-1' }, filename: 'img', publish: false });
+    expect(uploadTarget(new QueryParameters('variant=7&sku=b&staged=false&filename=front.png'))).toEqual({
+      selector: { sku: 'b', id: 7 },
+      filename: 'front.png',
+      publish: true,
+    });
+    expect(uploadTarget(new QueryParameters('variant=7&staged=true')).publish).toBe(false);
+    expect(uploadTarget(new QueryParameters('variant=1&filename=..%2F..%2Fetc%2Fpasswd')).filename).toBe('etc-passwd');
+    expect(refusal(() => uploadTarget(new QueryParameters('')))).toMatchObject({ status: 400, code: 'InvalidInput', message: expect.stringContaining('sku or variant') });
+    expect(refusal(() => uploadTarget(new QueryParameters('sku=a%20b'))).message).toBe('The sku must be 1 to 256 characters without spaces.');
+    expect(refusal(() => uploadTarget(new QueryParameters(`sku=${'s'.repeat(257)}`))).status).toBe(400);
+    expect(refusal(() => uploadTarget(new QueryParameters('variant=0'))).status).toBe(400);
+    expect(refusal(() => uploadTarget(new QueryParameters('variant=1.5'))).status).toBe(400);
+    expect(refusal(() => uploadTarget(new QueryParameters('variant=1&staged=maybe'))).status).toBe(400);
+  });
+
+  it('makes fresh object keys under the project, with the project key encoded', () => {
+    const key = imageObjectKey('demo', 'front.png');
+    expect(key).toMatch(/^demo\/images\/[0-9a-f-]{36}\/front\.png$/);
+    expect(imageObjectKey('demo', 'front.png')).not.toBe(key);
+    expect(imageObjectKey('a/b', 'img')).toMatch(/^a%2Fb\/images\/[0-9a-f-]{36}\/img$/);
+  });
+});
