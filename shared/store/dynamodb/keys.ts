@@ -5,6 +5,10 @@
  *   pk = PROJECT#<projectKey>   sk = RESOURCE#<id>    the resource
  *   pk = PROJECT#<projectKey>   sk = KEY#<key>        key sentinel: makes keys unique per project
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
+ *
+ * The other items of a project (variants, skus, uploads, extension bindings, row 9's and row 17's
+ * documents) are keyed by their own adapters; docs/design.md lists them all. None starts with
+ * `RESOURCE#`, so resource queries never see them.
  */
 export const projectPartition = (projectKey: string) => `PROJECT#${projectKey}`;
 export const RESOURCE_PREFIX = 'RESOURCE#';
