@@ -1,6 +1,6 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { deflateSync } from 'node:zlib';
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { GIF_1X1, png } from '../support/images';
 import { call, tokenFor, uniqueKey } from './api-client';
 
 /**
@@ -9,39 +9,9 @@ import { call, tokenFor, uniqueKey } from './api-client';
  * would make (another length or type) are exercised through the completion's own checks.
  */
 
-/** A real PNG of random pixels (so it does not compress): about width × height × 3 bytes. */
-function noisyPng(width: number, height: number): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const check = Buffer.alloc(4);
-    check.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, check]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const rows = Buffer.concat(Array.from({ length: height }, () => Buffer.concat([Buffer.from([0]), randomBytes(width * 3)])));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+/** Random pixels do not compress: about width × height × 3 bytes. */
+const noisyPng = (width: number, height: number) => png(width, height, 'noisy');
+
 
 interface Ticket {
   uploadId: string;
