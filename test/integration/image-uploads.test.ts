@@ -12,7 +12,6 @@ import { call, tokenFor, uniqueKey } from './api-client';
 /** Random pixels do not compress: about width × height × 3 bytes. */
 const noisyPng = (width: number, height: number) => png(width, height, 'noisy');
 
-
 interface Ticket {
   uploadId: string;
   method: 'PUT';
