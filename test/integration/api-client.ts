@@ -75,7 +75,7 @@ export function validClaims(overrides: Record<string, unknown> = {}): Record<str
 }
 
 export const draftExample = JSON.parse(
-  readFileSync(new URL('../../../shared/spec/examples/object-test-type-draft.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/examples/object-test-type-draft.json', import.meta.url), 'utf8'),
 ) as { objectTypeProperty: Record<string, unknown> };
 
 export const uniqueKey = (prefix = 'key') => `${prefix}-${Math.random().toString(36).slice(2, 10)}`;

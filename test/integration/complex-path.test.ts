@@ -4,7 +4,7 @@ import { call, draftExample, tokenFor, uniqueKey } from './api-client';
 
 /** Row 9: POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}. */
 const example = JSON.parse(
-  readFileSync(new URL('../../../shared/spec/examples/out-of-order-properties-test-type.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../fixtures/examples/out-of-order-properties-test-type.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
 
 /** The spec example naming a real resource: its id is not one, so id/key are replaced (or removed when undefined). */

@@ -25,7 +25,7 @@ const db = DynamoDBDocumentClient.from(
 );
 const bindings = new DynamoDbExtensionStore(db, local.tableName);
 
-const cartExample = JSON.parse(readFileSync(new URL('../../../shared/spec/examples/action-success.json', import.meta.url), 'utf8'));
+const cartExample = JSON.parse(readFileSync(new URL('../fixtures/examples/action-success.json', import.meta.url), 'utf8'));
 
 /** The CLI, as an operator runs it (`npm run extension -- ...`), against the stack's table. */
 async function cli(...args: string[]): Promise<string> {

@@ -40,7 +40,7 @@ const db = DynamoDBDocumentClient.from(
 );
 
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const OUT_OF_ORDER = readFileSync(new URL('../../../../shared/spec/examples/out-of-order-properties-test-type.json', import.meta.url), 'utf8');
+const OUT_OF_ORDER = readFileSync(new URL('../../fixtures/examples/out-of-order-properties-test-type.json', import.meta.url), 'utf8');
 const NONEXISTENT_ID = randomUUID();
 let seeded: { id: string; key?: string }[] = [];
 let devToken = '';

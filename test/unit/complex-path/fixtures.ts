@@ -2,11 +2,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `out-of-order-properties-test-type.json` from the spec examples, embedded verbatim so these
- * tests run without the spec folder; a test compares the copy with the file when it is present.
+ * `out-of-order-properties-test-type.json` from the interface's examples, embedded verbatim; a test
+ * compares it with the copy of the file in test/fixtures/examples/.
  */
 export const EXAMPLE_FILE = fileURLToPath(
-  new URL('../../../../shared/spec/examples/out-of-order-properties-test-type.json', import.meta.url),
+  new URL('../../fixtures/examples/out-of-order-properties-test-type.json', import.meta.url),
 );
 export const specExamplePresent = existsSync(EXAMPLE_FILE);
 export const readSpecExample = (): unknown => JSON.parse(readFileSync(EXAMPLE_FILE, 'utf8'));

@@ -41,7 +41,7 @@ const handlerNamed = (name: string) => {
   return handlers.get(name)!;
 };
 
-const draftExample = JSON.parse(readFileSync(new URL('../../../../shared/spec/examples/object-test-type-draft.json', import.meta.url), 'utf8'));
+const draftExample = JSON.parse(readFileSync(new URL('../../fixtures/examples/object-test-type-draft.json', import.meta.url), 'utf8'));
 const GIF_1X1 = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
 // ---------------------------------------------------------------------------------------------

@@ -2,11 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Example bodies from the spec (`/work/shared/spec/examples`). They are embedded here verbatim so
- * the unit tests do not depend on the spec folder being checked out beside the project; a test in
- * resource-schema.test.ts compares the copies with the files whenever the folder is present.
+ * Example bodies of the interface, embedded here verbatim; a test in resource-schema.test.ts
+ * compares them with the copies of the example files in test/fixtures/examples/.
  */
-export const EXAMPLES_DIR = fileURLToPath(new URL('../../../../shared/spec/examples/', import.meta.url));
+export const EXAMPLES_DIR = fileURLToPath(new URL('../../fixtures/examples/', import.meta.url));
 
 export const objectTestTypeDraft = {
   objectTypeProperty: {
