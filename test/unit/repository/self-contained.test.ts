@@ -1,0 +1,69 @@
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkedFiles, outsideReferences, outsideReferencesIn, SYSTEM_FOLDERS } from '../../support/outside-references';
+
+/** A clone runs `npm install && npm start` and `npm test` with nothing beside it. */
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+describe('the repository stands alone', () => {
+  it('no source, test, script, bench or configuration file refers to a path outside the repository', () => {
+    expect(outsideReferencesIn(root)).toEqual([]);
+  });
+
+  it('checks the kinds of file that run', () => {
+    const files = checkedFiles(root);
+    for (const file of ['local/start.ts', 'infra/app.ts', 'test/integration/api-client.ts', 'bench/run.ts', 'scripts/client-cli.ts', 'package.json', 'cdk.json', '.ci/run', 'eslint.config.js']) {
+      expect(files).toContain(file);
+    }
+    expect(files.some((file) => file.startsWith('node_modules'))).toBe(false);
+  });
+});
+
+describe('what counts as a reference outside the repository', () => {
+  const referencesIn = (file: string, text: string) => outsideReferences(root, file, text).map(({ line, reference }) => ({ line, reference }));
+
+  it('a file URL relative to the module that climbs above the root', () => {
+    const text = "const body = readFileSync(new URL('../../../shared/spec/examples/draft.json', import.meta.url), 'utf8');";
+    expect(referencesIn('test/integration/api-client.ts', text)).toEqual([{ line: 1, reference: "'../../../shared/spec/examples/draft.json'" }]);
+    expect(referencesIn('test/integration/api-client.ts', text.replace('../../../shared/spec/examples', '../fixtures/examples'))).toEqual([]);
+  });
+
+  it('an import from outside', () => {
+    expect(referencesIn('local/start.ts', "\nimport { x } from '../../elsewhere/x';")).toEqual([{ line: 2, reference: "'../../elsewhere/x'" }]);
+    expect(referencesIn('local/start.ts', "const m = await import(`../../elsewhere/${name}.ts`);")).toHaveLength(1);
+    expect(referencesIn('local/start.ts', "import { routes } from '../shared/http/routes';")).toEqual([]);
+  });
+
+  it('join or resolve from the file, the working directory or another base', () => {
+    expect(referencesIn('infra/bundling.ts', "const up = join(import.meta.dirname, '..', '..', 'spec');")).toHaveLength(1);
+    expect(referencesIn('infra/bundling.ts', "const root = join(import.meta.dirname, '..');")).toEqual([]);
+    expect(referencesIn('test/unit/x.test.ts', "const up = path.resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');")).not.toEqual([]);
+    expect(referencesIn('bench/run.ts', "const spec = resolve(process.cwd(), '..', 'spec');")).toHaveLength(1);
+    expect(referencesIn('bench/run.ts', "const sibling = join(projectRoot, '..', 'spec');")).toHaveLength(1);
+    expect(referencesIn('bench/run.ts', "const url = segments.join('/');")).toEqual([]);
+  });
+
+  it('a relative path handed to the file system or as a working directory', () => {
+    expect(referencesIn('test/unit/x.test.ts', "readFileSync('../spec/examples/a.json')")).toHaveLength(1);
+    expect(referencesIn('scripts/x.ts', "spawn('npm', ['test'], { cwd: '../other-checkout' })")).toHaveLength(1);
+    expect(referencesIn('scripts/x.ts', "readFileSync('openapi.json')")).toEqual([]);
+  });
+
+  it('relative paths in package.json scripts, cdk.json and CI scripts', () => {
+    expect(referencesIn('package.json', '{ "scripts": { "spec": "cat ../spec/examples/a.json" } }')).toHaveLength(1);
+    expect(referencesIn('.ci/run', 'cp -r ../spec test/\n')).toHaveLength(1);
+    expect(referencesIn('.ci/run', 'cd "$(dirname "$0")/.."\n')).toEqual([]);
+  });
+
+  it('strings that are not paths are left alone', () => {
+    const text = "fc.constantFrom('a%2Fb', '%2f..%2f', '..', 'key='); const route = '/demo/resource'; const type = 'image/png';";
+    expect(referencesIn('test/integration/reliability/fuzz.test.ts', text)).toEqual([]);
+  });
+
+  const top = homedir().split('/')[1] ?? '';
+  it.skipIf(top === '' || SYSTEM_FOLDERS.has(top))('an absolute path into this machine, even in a comment', () => {
+    expect(referencesIn('test/unit/x.ts', `// the examples are in ${homedir()}/spec/examples\n`)).toEqual([{ line: 1, reference: `/${top}` }]);
+    expect(referencesIn('test/unit/x.ts', "const dir = mkdtempSync('/tmp/grs-'); const device = '/dev/null';")).toEqual([]);
+  });
+});
