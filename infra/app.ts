@@ -1,4 +1,5 @@
 import { App } from 'aws-cdk-lib';
+import { deploymentContext, MissingPairingError, type DeploymentContext } from './deployment-context';
 import { GenericResourceServiceStack } from './stack';
 
 /**
@@ -8,26 +9,18 @@ import { GenericResourceServiceStack } from './stack';
  * `-c certificateArn=<arn>`) serves the API at `api.<region>.<cloudProvider>.<domain>`.
  */
 const app = new App();
-const region = app.node.tryGetContext('region') as string | undefined;
-const cloudProvider = app.node.tryGetContext('cloudProvider') as string | undefined;
-if (!region || !cloudProvider) {
-  throw new Error('Name the deployment: cdk deploy -c region=<region> -c cloudProvider=<cloudProvider>');
+let deployment: DeploymentContext;
+try {
+  deployment = deploymentContext((name) => app.node.tryGetContext(name));
+} catch (error) {
+  if (!(error instanceof MissingPairingError)) throw error;
+  // A usage mistake: say what to type, without a stack trace.
+  console.error(error.message);
+  process.exit(2);
 }
 
-const context = (name: string) => app.node.tryGetContext(name) as string | undefined;
-const domain = context('domain');
-const hostedZoneId = context('hostedZoneId');
-
-export const stack = new GenericResourceServiceStack(app, stackName(region, cloudProvider), {
-  region,
-  cloudProvider,
-  customDomain: domain
-    ? {
-        domain,
-        hostedZone: hostedZoneId ? { id: hostedZoneId, name: context('hostedZoneName') ?? domain } : undefined,
-        certificateArn: context('certificateArn'),
-      }
-    : undefined,
+export const stack = new GenericResourceServiceStack(app, stackName(deployment.region, deployment.cloudProvider), {
+  ...deployment,
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 
