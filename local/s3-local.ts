@@ -2,6 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
+import { LocalStartError } from './local-start-error';
+import { portInUse } from './port-probe';
 
 export interface RunningS3 {
   endpoint: string;
@@ -12,6 +14,12 @@ export interface RunningS3 {
 
 /** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images bucket in it. */
 export async function startS3Local(options: { dataDir: string; port: number; bucket: string }): Promise<RunningS3> {
+  if (await portInUse(options.port)) {
+    throw new LocalStartError(
+      `Port ${options.port} for the S3 emulator is already in use (another npm start?). Stop what uses it, or set S3_LOCAL_PORT to another port or leave it unset.`,
+      8,
+    );
+  }
   const directory = resolve(options.dataDir, 's3');
   await mkdir(directory, { recursive: true });
   const server = new S3rver({

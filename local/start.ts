@@ -1,5 +1,6 @@
 import { LocalStartError } from './local-start-error';
 import { startLocalStack } from './stack';
+import { startBanner } from './start-banner';
 
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
@@ -26,28 +27,14 @@ try {
       console.log(`${new Date().toISOString().slice(11, 23)} ${method} ${path} → ${status} ${milliseconds}ms  ${correlationId}`),
   });
   const { clientId, clientSecret, projectKeys } = settings.devClient;
-  const project = projectKeys[0] ?? 'demo';
-  console.log(`
-Generic Resource Service is running (local mode)
-
-  API and token service  ${stack.url}
-  DynamoDB Local         ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
-  S3 emulator (s3rver)   ${stack.s3Endpoint}  (bucket images)
-  Data directory         ${settings.dataDir}
-
-Development client (local only)
-  client id      ${clientId}
-  client secret  ${clientSecret}
-  scopes         ${stack.devClientScopes.join(' ')}
-
-Get a token:
-  curl -s -u ${clientId}:${clientSecret} -d grant_type=client_credentials ${stack.url}/oauth/token
-
-Then call the API:
-  curl -s -H "Authorization: Bearer <access_token>" ${stack.url}/${project}/resource/key=my-key
-
-Ctrl-C stops it; data stays in ${settings.dataDir} for the next start.
-`);
+  console.log(
+    startBanner({
+      ...stack,
+      dataDir: settings.dataDir,
+      devClient: { clientId, clientSecret, scopes: stack.devClientScopes },
+      project: projectKeys[0] ?? 'demo',
+    }),
+  );
 
   let stopping = false;
   const shutdown = async () => {

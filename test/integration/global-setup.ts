@@ -36,7 +36,10 @@ export async function setup(project: TestProject) {
 
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitFor(baseUrl, () => output);
+  // The banner follows the gateway's first answers by a moment; start-banner.test.ts runs its calls.
+  while (!output.includes('Ctrl-C stops it') && stack.exitCode === null) await new Promise((resolve) => setTimeout(resolve, 50));
   project.provide('baseUrl', baseUrl);
+  project.provide('startOutput', output);
   project.provide('dataDir', dataDir);
   project.provide('devClient', DEV_CLIENT);
 }
@@ -81,5 +84,7 @@ declare module 'vitest' {
     baseUrl: string;
     dataDir: string;
     devClient: typeof DEV_CLIENT;
+    /** What `npm start` printed until it was ready. */
+    startOutput: string;
   }
 }
