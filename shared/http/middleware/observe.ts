@@ -3,7 +3,7 @@ import type middy from '@middy/core';
 import { principalFrom } from '../../auth/principal';
 import { logger } from '../../observability/logger';
 import { metrics } from '../../observability/metrics';
-import type { ApiEvent, ApiResult } from '../endpoint';
+import type { ApiEvent, ApiResult } from '../api-types';
 
 /**
  * Observability of every endpoint: each log line of the request carries its correlation id,
