@@ -1,7 +1,11 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
 import { principalFrom } from '../auth/principal';
+import { logger } from '../observability/logger';
+import { metrics } from '../observability/metrics';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
 import { authorize } from './middleware/authorize';
@@ -38,8 +42,12 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     return route;
   };
 
+  // Middy runs `before` in this order and `after`/`onError` in the reverse one: the error responder
+  // renders a failure before observe() records it, and the metrics are written after that.
   const lambda = middy<ApiEvent, ApiResult, Error, Context>()
     .use(correlationId())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
     .use(observe())
     .use(errorResponder())
     .use(authorize(routeOf));
