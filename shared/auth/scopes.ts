@@ -4,16 +4,12 @@
  */
 
 /**
- * The project-bound scopes, and what each opens: the one place scope names are declared. A token
- * holds `<scope>:<projectKey>`; endpoint declarations accept scopes by these names.
+ * The project-bound scopes: the one place their names are declared. A token holds
+ * `<scope>:<projectKey>`; endpoint declarations accept scopes by these names, and the API
+ * reference describes each (shared/http/contract/scope-descriptions.ts, typed by these names).
  */
-export const PROJECT_SCOPES = {
-  manage_test: 'Read and write the resources of the project (everything but the image upload)',
-  view_test: 'Read the resources of the project',
-  manage_products: 'Upload images to the product variants of the project',
-} as const;
-export type ProjectScopeName = keyof typeof PROJECT_SCOPES;
-export const PROJECT_SCOPE_NAMES = Object.keys(PROJECT_SCOPES) as readonly ProjectScopeName[];
+export const PROJECT_SCOPE_NAMES = ['manage_test', 'view_test', 'manage_products'] as const;
+export type ProjectScopeName = (typeof PROJECT_SCOPE_NAMES)[number];
 
 /** Project keys follow the commercetools key rule: 2 to 256 characters of `A-Z a-z 0-9 _ -`. */
 export const PROJECT_KEY_PATTERN = /^[A-Za-z0-9_-]{2,256}$/;

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
-import { PROJECT_SCOPE_NAMES, PROJECT_SCOPES } from '../auth/scopes';
+import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
 import { errorResponses, type ErrorResponseName } from './contract/error-responses';
 import { namedSchemas } from './contract/schema-names';
+import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
 import { tags } from './contract/tags';
 import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
 import type { ParameterSpec, ScalarType } from './parameters';
@@ -305,7 +306,7 @@ function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string
       const opened = table
         .filter(({ route }) => route.access.kind === 'project' && route.access.anyOf.includes(scope))
         .map(({ key }) => key);
-      return [`${scope}:{projectKey}`, `${PROJECT_SCOPES[scope]}: ${opened.join(', ')}.`];
+      return [`${scope}:{projectKey}`, `${SCOPE_DESCRIPTIONS[scope]}: ${opened.join(', ')}.`];
     }),
   );
 }
