@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { functionEntry, lambdaBundling, projectRoot } from '../infra/bundling';
-import { fallbackRoute, routes } from '../shared/http/routes';
+import { functions as declaredFunctions } from '../functions/endpoints';
 
 export interface BundleFigures {
   bytes: number;
@@ -25,7 +25,7 @@ export async function measureBundles(): Promise<{ emptyInitMs: number; functions
     await writeFile(emptyEntry, 'export const handler = async () => ({});\n');
     const empty = await bundle(emptyEntry, join(outDir, 'empty.mjs'));
 
-    const handlers = [...new Set([...routes.map((route) => route.handler), fallbackRoute.handler, 'authorizer'])].sort();
+    const handlers = declaredFunctions.map((declaration) => declaration.name).sort();
     const functions: Record<string, BundleFigures> = {};
     for (const handler of handlers) {
       const outfile = join(outDir, `${handler}.mjs`);

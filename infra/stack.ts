@@ -1,26 +1,25 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Distribution, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
-import { fallbackRoute, routeKey, routes, type Route } from '../shared/http/routes';
+import { authorizer as authorizerFunction } from '../functions/authorizer/function';
+import { endpoints, fallback } from '../functions/endpoints';
+import { getApiDocs } from '../functions/get-api-docs/endpoint';
+import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
 import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
-import { FAILURE_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
-import { clientKey } from '../shared/store/dynamodb/keys';
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { copyApiDocsAssets } from './api-docs-assets';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
-import { functionPermissions, type Permission } from './function-permissions';
+import { grantPermissions } from './function-permissions';
 
 export interface GenericResourceServiceStackProps extends StackProps {
   region: string;
@@ -148,96 +147,45 @@ export class GenericResourceServiceStack extends Stack {
       IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
     };
 
-    const grant = (fn: IFunction, permissions: readonly Permission[]) => {
-      /** Actions on image objects, granted in one statement on image keys (`<projectKey>/images/<uuid>/<file>`) only. */
-      const imageActions = new Set<string>();
-      for (const permission of permissions) {
-        if (permission === 'table:read') table.grantReadData(fn);
-        if (permission === 'table:write') table.grantWriteData(fn);
-        if (permission === 'signingKey:sign') signingKey.grant(fn, 'kms:Sign');
-        if (permission === 'signingKey:publicKey') signingKey.grant(fn, 'kms:GetPublicKey');
-        if (permission === 'clients:countFailures') {
-          // The brute-force brake's counters, and nothing else: client items only, these attributes only.
-          fn.addToRolePolicy(
-            new PolicyStatement({
-              actions: ['dynamodb:UpdateItem'],
-              resources: [table.tableArn],
-              conditions: {
-                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [clientKey('*').pk] },
-                'ForAllValues:StringEquals': { 'dynamodb:Attributes': FAILURE_COUNTER_ATTRIBUTES },
-                StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
-              },
-            }),
-          );
-        }
-        // Exactly the calls of the image storage: put and (to undo a failed upload) delete; HEAD and GET of an
-        // uploaded object; and presigning, where S3 checks the signer's s3:PutObject when the URL is used.
-        if (permission === 'images:write') ['s3:PutObject', 's3:DeleteObject'].forEach((action) => imageActions.add(action));
-        if (permission === 'images:presignPut') imageActions.add('s3:PutObject');
-        if (permission === 'images:read') {
-          imageActions.add('s3:GetObject');
-          // Without s3:ListBucket, S3 answers 403 instead of 404 for an object that is not there (an upload not sent yet).
-          fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [images.bucketArn] }));
-        }
-        if (permission === 'extensions:invoke') {
-          fn.addToRolePolicy(
-            new PolicyStatement({
-              actions: ['lambda:InvokeFunction'],
-              resources: [this.formatArn({ service: 'lambda', resource: 'function', resourceName: 'gr-extension-*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-            }),
-          );
-          Validations.of(fn).acknowledge({
-            id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:lambda:${nagValue(this.region, 'AWS::Region')}:${nagValue(this.account, 'AWS::AccountId')}:function:gr-extension-*]`,
-            reason: 'Projects bind extension actions to functions chosen at run time; the gr-extension- name prefix is the boundary of what may be invoked (docs/extensions.md).',
-          });
-        }
-      }
-      if (imageActions.size > 0) {
-        fn.addToRolePolicy(new PolicyStatement({ actions: [...imageActions], resources: [images.arnForObjects('*/images/*')] }));
-        Validations.of(fn).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${this.resolve((images.node.defaultChild as CfnBucket).logicalId)}.Arn>/*/images/*]`,
-          reason: 'Image keys hold a project key and a fresh uuid chosen per upload, so the function can only be granted the images/ key pattern, not single objects.',
-        });
-      }
-    };
-    const functionFor = (handler: keyof typeof functionPermissions) => {
-      const fn = new EndpointFunction(this, pascalCase(handler), {
-        handler,
+    const functionFor = (declaration: FunctionDeclaration) => {
+      const fn = new EndpointFunction(this, pascalCase(declaration.name), {
+        handler: declaration.name,
         environment,
-        ...(handler === 'get-api-docs' ? { commandHooks: copyApiDocsAssets } : {}),
+        // The API reference page ships Swagger UI's two files next to its bundle.
+        ...(declaration === getApiDocs ? { commandHooks: copyApiDocsAssets } : {}),
       });
-      grant(fn, functionPermissions[handler]);
+      grantPermissions(fn, declaration.permissions, { table, signingKey, images });
       return fn;
     };
 
-    const authorizer = new HttpLambdaAuthorizer('TokenAuthorizer', functionFor('authorizer'), {
+    const authorizer = new HttpLambdaAuthorizer('TokenAuthorizer', functionFor(authorizerFunction), {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: ['$request.header.Authorization'],
       resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
     });
 
-    const functions = new Map<string, IFunction>();
-    for (const route of routes as readonly Route[]) {
-      const handler = route.handler as keyof typeof functionPermissions;
-      const fn = functions.get(handler) ?? functionFor(handler);
-      functions.set(handler, fn);
-      const httpRoute = new HttpRoute(this, `Route${pascalCase(route.method)}${pascalCase(route.path)}`, {
-        httpApi: api,
-        routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method as keyof typeof HttpMethod]),
-        integration: new HttpLambdaIntegration(`${pascalCase(handler)}Integration`, fn),
-        authorizer: route.access.kind === 'project' ? authorizer : undefined,
-      });
-      if (route.access.kind === 'public') {
-        Validations.of(httpRoute).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason: `${routeKey(route)} is public in the route table (${route.summary}) No bearer token can exist before it: the OAuth endpoints authenticate clients with HTTP Basic themselves, the others serve public documents.`,
+    for (const endpoint of endpoints) {
+      const fn = functionFor(endpoint);
+      for (const route of endpoint.routes) {
+        const httpRoute = new HttpRoute(this, `Route${pascalCase(route.method)}${pascalCase(route.path)}`, {
+          httpApi: api,
+          routeKey: HttpRouteKey.with(route.path, HttpMethod[route.method]),
+          integration: new HttpLambdaIntegration(`${pascalCase(endpoint.name)}Integration`, fn),
+          // Every route but a public one takes a token; the function then checks the route's scopes.
+          authorizer: route.access.kind === 'public' ? undefined : authorizer,
         });
+        if (route.access.kind === 'public') {
+          Validations.of(httpRoute).acknowledge({
+            id: 'AwsSolutions-APIG4',
+            reason: `${routeKey(route)} is declared public (${route.summary}) No bearer token can exist before it: the OAuth endpoints authenticate clients with HTTP Basic themselves, the others serve public documents.`,
+          });
+        }
       }
     }
     const defaultRoute = new HttpRoute(this, 'RouteDefault', {
       httpApi: api,
       routeKey: HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('NotFoundIntegration', functionFor(fallbackRoute.handler as 'route-not-found')),
+      integration: new HttpLambdaIntegration('NotFoundIntegration', functionFor(fallback)),
     });
     Validations.of(defaultRoute).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -270,11 +218,6 @@ export class GenericResourceServiceStack extends Stack {
     new CfnOutput(this, 'ImageBaseUrl', { value: `https://${imageDistribution.distributionDomainName}` });
     new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
   }
-}
-
-/** How cdk-nag names a value in a finding id: the literal, or `<AWS::Region>` for an unresolved pseudo parameter. */
-function nagValue(value: string, pseudoParameter: 'AWS::Region' | 'AWS::AccountId'): string {
-  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
 }
 
 function pascalCase(text: string): string {

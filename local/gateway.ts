@@ -10,8 +10,9 @@ import type {
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_IDENTITY_HEADER } from '../shared/auth/authorizer-settings';
 import type { AuthorizerContext } from '../shared/auth/principal';
 import { general, invalidToken, requestEntityTooLarge, type ApiError } from '../shared/http/errors';
-import { matchRoute } from '../shared/http/route-matcher';
-import { fallbackRoute, routeKey, type Route } from '../shared/http/routes';
+import type { EndpointDeclaration } from '../shared/http/declaration';
+import { routeMatcher } from '../shared/http/route-matcher';
+import { routeTableOf } from '../shared/http/route-table';
 
 /** API Gateway refuses larger request payloads with 413. */
 export const GATEWAY_PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -24,8 +25,11 @@ export type AuthorizerHandler = LambdaHandler<
 >;
 
 export interface GatewayOptions {
-  /** The handler of a function folder under functions/. */
-  loadHandler: (name: string) => Promise<RouteHandler>;
+  /** The endpoints to route to (functions/endpoints.ts), and the one that answers unmatched requests. */
+  endpoints: readonly EndpointDeclaration[];
+  fallback: EndpointDeclaration;
+  /** The Lambda handler of an endpoint (its functions/<name>/handler.ts). */
+  loadHandler: (endpoint: EndpointDeclaration) => Promise<RouteHandler>;
   authorizer: AuthorizerHandler;
   /** Told of every answer, for a readable access log. */
   onAnswered?: (answer: AnsweredRequest) => void;
@@ -40,13 +44,14 @@ export interface AnsweredRequest {
 }
 
 /**
- * A local stand-in for API Gateway (HTTP API, payload 2.0): it routes with the route table by
+ * A local stand-in for API Gateway (HTTP API, payload 2.0): it routes with the endpoints' routes by
  * API Gateway's rules, runs the authorizer (with its result cache) on protected routes, turns
  * requests into the same events Lambda receives and the handlers' results back into responses.
  * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, no route)
  * it answers in the service's error shape; API Gateway's own bodies there are `{"message": ...}`.
  */
-export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOptions) {
+export function createGateway({ endpoints, fallback, loadHandler, authorizer, onAnswered }: GatewayOptions) {
+  const matchRoute = routeMatcher(routeTableOf(endpoints));
   const verdicts = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
 
   async function authorize(event: APIGatewayProxyEventV2): Promise<AuthorizerContext> {
@@ -72,17 +77,19 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
       const url = requestTarget(request.url);
       const method = request.method.toUpperCase();
       const match = matchRoute(method, url.pathname);
-      const route: Route | typeof fallbackRoute = 'route' in match ? match.route : fallbackRoute;
+      const served = 'route' in match ? match.route : { key: '$default', route: fallback.routes[0], endpoint: fallback };
       const event = toEvent(request, url, {
         requestId,
-        routeKey: 'route' in match ? routeKey(route as Route) : '$default',
+        routeKey: served.key,
         pathParameters: 'route' in match ? match.pathParameters : undefined,
       });
-      if (route.access.kind === 'project') {
+      // The authorizer runs where API Gateway runs it: on routes that take a token. Any access rule
+      // but `public` takes one, so an unknown rule is refused here too.
+      if (served.route.access.kind !== 'public') {
         (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: await authorize(event) };
       }
-      const handler = await loadHandler(route.handler);
-      return withRequestId(await handler(event, lambdaContext(route.handler)), requestId);
+      const handler = await loadHandler(served.endpoint);
+      return withRequestId(await handler(event, lambdaContext(served.endpoint.name)), requestId);
     } catch (error) {
       return withRequestId(refusal(error, request.headers), requestId);
     }

@@ -3,7 +3,9 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import { hashSecret } from '../shared/auth/client-secrets';
-import { routes, fallbackRoute } from '../shared/http/routes';
+import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
+import type { EndpointDeclaration } from '../shared/http/declaration';
+import { endpoints, fallback } from '../functions/endpoints';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
 import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
@@ -114,19 +116,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
  * the environment, so set it first (startLocalStack does; in-process tests do it themselves).
  */
 export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) => void) {
-  const handlers = await loadHandlers();
+  const handlers = await loadHandlers([...endpoints, fallback]);
   return createGateway({
-    loadHandler: async (name) => handlers.get(name)!,
+    endpoints,
+    fallback,
+    loadHandler: async (endpoint) => handlers.get(endpoint)!,
     authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
     onAnswered,
   });
 }
 
-/** Imports every handler of the route table once, as Lambda would at cold start. */
-async function loadHandlers(): Promise<Map<string, RouteHandler>> {
-  const names = new Set([...routes.map((route) => route.handler), fallbackRoute.handler]);
+/** Imports every endpoint's handler once, as Lambda would at cold start. */
+async function loadHandlers(served: readonly EndpointDeclaration[]): Promise<Map<EndpointDeclaration, RouteHandler>> {
   const entries = await Promise.all(
-    [...names].map(async (name) => [name, (await import(`../functions/${name}/handler.ts`)).handler as RouteHandler] as const),
+    served.map(async (endpoint) => [endpoint, (await import(`../functions/${endpoint.name}/handler.ts`)).handler as RouteHandler] as const),
   );
   return new Map(entries);
 }
@@ -134,7 +137,7 @@ async function loadHandlers(): Promise<Map<string, RouteHandler>> {
 async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {
   const { clientStore } = await import('../shared/store/stores');
   const scopes = devClient.projectKeys.flatMap((project) =>
-    ['manage_test', 'view_test', 'manage_products'].map((scope) => `${scope}:${project}`),
+    PROJECT_SCOPE_NAMES.map((scope) => `${scope}:${project}`),
   );
   await clientStore().put({
     clientId: devClient.clientId,

@@ -1,11 +1,12 @@
 import { endpoint } from '../../shared/http/endpoint';
 import { extensionService } from '../../shared/services/extension-service';
+import { callExtensionAction } from './endpoint';
 
 /**
  * POST and GET /{projectKey}/resource/namespace-action, GET …/namespace-action-with-example —
  * the extension action named by the path's last segment, answered by what the project bound it to.
  */
-export const handler = endpoint('call-extension-action', async (request) =>
+export const handler = endpoint(callExtensionAction, async (request) =>
   extensionService().call({
     projectKey: request.projectKey,
     action: request.route.path.split('/').pop()!,

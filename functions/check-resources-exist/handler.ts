@@ -1,7 +1,8 @@
 import { endpoint } from '../../shared/http/endpoint';
 import { queryService } from '../../shared/services/services';
+import { checkResourcesExist } from './endpoint';
 
 /** HEAD /{projectKey}/resource — 200 when at least one resource matches `where`, else 404; no body. */
-export const handler = endpoint('check-resources-exist', async ({ projectKey, query }) => ({
+export const handler = endpoint(checkResourcesExist, async ({ projectKey, query }) => ({
   statusCode: (await queryService().exists(projectKey, query)) ? 200 : 404,
 }));

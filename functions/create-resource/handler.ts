@@ -1,8 +1,9 @@
 import { endpoint } from '../../shared/http/endpoint';
 import { resourceService } from '../../shared/services/services';
+import { createResource } from './endpoint';
 
 /** POST /{projectKey}/resource — create (201); a draft whose key exists updates that resource (200). */
-export const handler = endpoint('create-resource', async ({ projectKey, body }) => {
+export const handler = endpoint(createResource, async ({ projectKey, body }) => {
   const { resource, created } = await resourceService().createOrOverwrite(projectKey, body);
   return { statusCode: created ? 201 : 200, body: resource };
 });

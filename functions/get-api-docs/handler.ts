@@ -1,12 +1,13 @@
 import { API_DOCS_ASSETS, API_DOCS_CSP, API_DOCS_HTML, isApiDocsAsset, readApiDocsAsset } from '../../shared/http/api-docs';
 import { endpoint } from '../../shared/http/endpoint';
 import { notFoundRoute } from '../../shared/http/errors';
+import { getApiDocs } from './endpoint';
 
 /**
  * GET /docs — the API reference page (Swagger UI), and GET /docs/swagger-ui-bundle.js and
  * /docs/swagger-ui.css, its two files. Not JSON: raw bodies with their own content types.
  */
-export const handler = endpoint('get-api-docs', async ({ route, method, rawPath }) => {
+export const handler = endpoint(getApiDocs, async ({ route, method, rawPath }) => {
   const headers = { 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
   if (route.path === '/docs') {
     return {

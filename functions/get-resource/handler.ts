@@ -1,7 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { resourceService } from '../../shared/services/services';
+import { getResource } from './endpoint';
 
 /** GET /{projectKey}/resource/{id} and GET /{projectKey}/resource/key={key} — one resource, or 404. */
-export const handler = endpoint('get-resource', async ({ projectKey, path }) =>
-  ok(await resourceService().read(projectKey, path.id!)),
+export const handler = endpoint(getResource, async ({ projectKey, path }) =>
+  ok(await resourceService().read(projectKey, path.id)),
 );

@@ -5,6 +5,7 @@ import { endpoint } from '../../shared/http/endpoint';
 import { oauthError } from '../../shared/http/errors';
 import { readForm } from '../../shared/http/form';
 import { clientStore } from '../../shared/store/stores';
+import { introspectToken } from './endpoint';
 
 /**
  * POST /oauth/introspect — token introspection (RFC 7662). The caller authenticates as a client
@@ -13,7 +14,7 @@ import { clientStore } from '../../shared/store/stores';
  * this service issued to a client that is not revoked, and `{active: false}` for anything else.
  * Any authenticated client may introspect any token: the claims are readable in the JWT anyway.
  */
-export const handler = endpoint('introspect-token', async ({ headers, body }) => {
+export const handler = endpoint(introspectToken, async ({ headers, body }) => {
   const form = readForm(headers['content-type'], body);
   await authenticateClient(headers.authorization, clientStore());
 

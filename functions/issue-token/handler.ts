@@ -5,6 +5,7 @@ import { endpoint } from '../../shared/http/endpoint';
 import { oauthError } from '../../shared/http/errors';
 import { readForm } from '../../shared/http/form';
 import { clientStore } from '../../shared/store/stores';
+import { issueToken } from './endpoint';
 
 /**
  * POST /oauth/token — OAuth 2.0 client credentials grant (RFC 6749 §4.4): the client
@@ -12,7 +13,7 @@ import { clientStore } from '../../shared/store/stores';
  * space-separated `scope` (form body or query), and gets a bearer token for at most the scopes
  * it was created with.
  */
-export const handler = endpoint('issue-token', async ({ headers, body, query }) => {
+export const handler = endpoint(issueToken, async ({ headers, body, query }) => {
   const form = readForm(headers['content-type'], body);
   // Basic credentials, the secret's hash, revocation and the brute-force brake (client-authentication.ts).
   const client = await authenticateClient(headers.authorization, clientStore());

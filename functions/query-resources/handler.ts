@@ -1,7 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { queryService } from '../../shared/services/services';
+import { queryResources } from './endpoint';
 
 /** GET /{projectKey}/resource — a page of the resources matching `where`, in `sort` order. */
-export const handler = endpoint('query-resources', async ({ projectKey, query }) =>
+export const handler = endpoint(queryResources, async ({ projectKey, query }) =>
   ok(await queryService().query(projectKey, query)),
 );

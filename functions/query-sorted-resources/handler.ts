@@ -1,7 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { queryService } from '../../shared/services/services';
+import { querySortedResources } from './endpoint';
 
 /** GET /{projectKey}/resource/sorted-query-parameters — the paged query with where, sort and var.* */
-export const handler = endpoint('query-sorted-resources', async ({ projectKey, query }) =>
+export const handler = endpoint(querySortedResources, async ({ projectKey, query }) =>
   ok(await queryService().query(projectKey, query)),
 );

@@ -1,9 +1,22 @@
 import { endpoint } from '../../shared/http/endpoint';
 import { methodNotAllowed, notFoundRoute } from '../../shared/http/errors';
-import { matchRoute } from '../../shared/http/route-matcher';
+import { routeMatcher } from '../../shared/http/route-matcher';
+import { routeNotFound } from './endpoint';
+import routeKeys from './route-keys.json' with { type: 'json' };
+
+/**
+ * The API's routes, as `npm run openapi` derives them from the endpoint declarations (a test keeps
+ * the file fresh): only methods and paths, so this bundle carries no other endpoint.
+ */
+const matchRoute = routeMatcher(
+  routeKeys.map((key) => {
+    const [method, path] = key.split(' ') as [string, string];
+    return { method, path };
+  }),
+);
 
 /** Every request no route serves: 405 when the path exists for other methods, else 404. */
-export const handler = endpoint('route-not-found', async ({ method, rawPath }) => {
+export const handler = endpoint(routeNotFound, async ({ method, rawPath }) => {
   const match = matchRoute(method, rawPath);
   if ('allowedMethods' in match && match.allowedMethods.length > 0) {
     throw methodNotAllowed(method, rawPath, match.allowedMethods);

@@ -1,7 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { queryService } from '../../shared/services/services';
+import { searchResources } from './endpoint';
 
 /** GET /{projectKey}/resource/searchApiPattern — full-text (fuzzy) search with filters and facets. */
-export const handler = endpoint('search-resources', async ({ projectKey, query }) =>
+export const handler = endpoint(searchResources, async ({ projectKey, query }) =>
   ok(await queryService().search(projectKey, query)),
 );

@@ -1,7 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { resourceService } from '../../shared/services/services';
+import { updateResource } from './endpoint';
 
 /** POST /{projectKey}/resource/{id} — apply `{version, actions}` in order; 409 at a stale version. */
-export const handler = endpoint('update-resource', async ({ projectKey, path, body }) =>
-  ok(await resourceService().update(projectKey, path.id!, body)),
+export const handler = endpoint(updateResource, async ({ projectKey, path, body }) =>
+  ok(await resourceService().update(projectKey, path.id, body)),
 );

@@ -1,7 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { imageService } from '../../shared/services/services';
+import { uploadImage } from './endpoint';
 
 /** POST /{projectKey}/resource/images — store a JPEG, PNG or GIF and attach it to the chosen variant. */
-export const handler = endpoint('upload-image', async ({ projectKey, query, headers, body }) =>
+export const handler = endpoint(uploadImage, async ({ projectKey, query, headers, body }) =>
   ok(await imageService().upload(projectKey, query, headers['content-type'], body as Buffer | undefined)),
 );

@@ -1,5 +1,5 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { functionEntry, lambdaBundling, projectRoot } from '../bundling';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -18,7 +18,7 @@ export interface EndpointFunctionProps {
 /**
  * One Lambda function per endpoint with the defaults every function shares: Node.js 22 on arm64,
  * a minified ESM bundle with the AWS SDK inside (no cold-start lookups in the runtime's copy),
- * JSON logs kept for a month, X-Ray tracing on.
+ * JSON logs kept for a month. No X-Ray tracing: docs/design.md (Observability of a request) says why.
  */
 export class EndpointFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: EndpointFunctionProps) {
@@ -31,7 +31,6 @@ export class EndpointFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
       timeout: Duration.seconds(10),
-      tracing: Tracing.ACTIVE,
       loggingFormat: LoggingFormat.JSON,
       // Log ingestion is paid per byte on every request: the platform's START/END/REPORT lines
       // are dropped (duration and errors are in the Lambda metrics) and the code logs at INFO.
@@ -67,10 +66,6 @@ export class EndpointFunction extends NodejsFunction {
       {
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
         reason: 'AWSLambdaBasicExecutionRole grants only logs:CreateLogGroup/CreateLogStream/PutLogEvents; a customer-managed copy would grant the same.',
-      },
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray tracing (xray:PutTraceSegments, PutTelemetryRecords, GetSampling*) supports no resource-level permissions; test/infra/nag.test.ts checks that no other action is granted on "*".',
       },
       {
         id: 'AwsSolutions-L1',

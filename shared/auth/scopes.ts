@@ -3,6 +3,11 @@
  * must look like before any of it is trusted.
  */
 
+/**
+ * The project-bound scopes: the one place their names are declared. A token holds
+ * `<scope>:<projectKey>`; endpoint declarations accept scopes by these names, and the API
+ * reference describes each (shared/http/contract/scope-descriptions.ts, typed by these names).
+ */
 export const PROJECT_SCOPE_NAMES = ['manage_test', 'view_test', 'manage_products'] as const;
 export type ProjectScopeName = (typeof PROJECT_SCOPE_NAMES)[number];
 

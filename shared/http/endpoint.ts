@@ -1,74 +1,62 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
-import type {
-  APIGatewayProxyEventV2WithLambdaAuthorizer,
-  APIGatewayProxyStructuredResultV2,
-  Context,
-} from 'aws-lambda';
-import { principalFrom, type AuthorizerContext, type Principal } from '../auth/principal';
-import { correlationId } from './middleware/correlation-id';
-import { errorResponder } from './middleware/error-responder';
-import { observe } from './middleware/observe';
+import type { Context } from 'aws-lambda';
+import { principalFrom } from '../auth/principal';
+import { logger } from '../observability/logger';
+import { metrics } from '../observability/metrics';
+import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
+import { checkEndpoint, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
 import { authorize } from './middleware/authorize';
 import { bodyLimit } from './middleware/body-limit';
+import { correlationId } from './middleware/correlation-id';
+import { errorResponder } from './middleware/error-responder';
 import { jsonDepthLimit } from './middleware/json-depth';
+import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
 import { QueryParameters } from './query-parameters';
-import { routeKey, routesOf, type Route } from './routes';
+import { render } from './render';
 
-export type ApiEvent = APIGatewayProxyEventV2WithLambdaAuthorizer<AuthorizerContext>;
-export type ApiResult = APIGatewayProxyStructuredResultV2;
-
-/** What a handler sees of its request: decoded, parsed, and already authorized. */
-export interface ApiRequest {
-  route: Route;
-  method: string;
-  rawPath: string;
-  /** The path's projectKey ('' on routes outside a project). */
-  projectKey: string;
-  path: Record<string, string>;
-  query: QueryParameters;
-  /** Parsed JSON on JSON routes, the raw bytes on binary routes, the text on form routes. */
-  body: unknown;
-  headers: Record<string, string | undefined>;
-  principal?: Principal;
-  correlationId: string;
-}
-
-export interface ApiResponse {
-  statusCode: number;
-  /** Sent as JSON. */
-  body?: unknown;
-  /** A body that is not JSON (the API reference's HTML, CSS, JavaScript), sent as is; set its content-type in `headers`. */
-  rawBody?: string;
-  headers?: Record<string, string>;
-}
-
-export type EndpointHandler = (request: ApiRequest) => Promise<ApiResponse>;
+export type { ApiEvent, ApiRequest, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 
 /** Largest JSON body a resource endpoint takes: a stored item must stay under DynamoDB's 400 KB. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
-/**
- * Wraps an endpoint's logic into a Lambda handler with the conventions every endpoint shares:
- * correlation id, logs and metrics, errors in the commercetools shape, scopes from the route
- * table, declared query parameters, body parsing.
- */
-export function endpoint(handlerName: string, handle: EndpointHandler) {
-  const served = routesOf(handlerName);
-  const bodyKind = served[0]?.body ?? 'none';
+/** The path parameters of every route an endpoint declares. */
+export type PathParametersOf<D extends EndpointDeclaration> = PathParameterOf<D['routes'][number]['path']>;
 
+/**
+ * The Lambda handler of an endpoint, built from its declaration: correlation id, logs and metrics,
+ * errors in the commercetools shape, the declared access rule of the route being served, declared
+ * query parameters, body parsing; then `handle`. The declaration is checked first, so an endpoint
+ * whose access cannot be enforced fails when its module loads and never serves a request.
+ */
+export function endpoint<const D extends EndpointDeclaration>(declaration: D, handle: EndpointHandler<PathParametersOf<D>>) {
+  checkEndpoint(declaration);
+  const served = new Map<string, RouteDeclaration>(declaration.routes.map((route) => [routeKey(route), route]));
+  /** The declared route API Gateway routed this event by; anything else is refused, never served unchecked. */
+  const routeOf = (event: ApiEvent): RouteDeclaration => {
+    const route = served.get(event.routeKey);
+    if (!route) throw new Error(`The endpoint ${declaration.name} does not serve the route ${event.routeKey}.`);
+    return route;
+  };
+
+  // Middy runs `before` in this order and `after`/`onError` in the reverse one: the error responder
+  // renders a failure before observe() records it, and the metrics are written after that.
   const lambda = middy<ApiEvent, ApiResult, Error, Context>()
     .use(correlationId())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(logMetrics(metrics))
     .use(observe())
     .use(errorResponder())
-    .use(authorize(served));
-  if (bodyKind === 'json') {
+    .use(authorize(routeOf));
+  if (declaration.routes[0].body === 'json') {
     lambda.use(bodyLimit(JSON_BODY_LIMIT_BYTES)).use(httpJsonBodyParser()).use(jsonDepthLimit());
   }
 
   return lambda.handler(async (event) => {
-    const route = served.find((candidate) => routeKey(candidate) === event.routeKey) ?? served[0]!;
+    const route = routeOf(event);
     const query = new QueryParameters(event.rawQueryString);
     checkParameters(route.query, query);
     const response = await handle({
@@ -76,7 +64,7 @@ export function endpoint(handlerName: string, handle: EndpointHandler) {
       method: event.requestContext.http.method,
       rawPath: event.rawPath,
       projectKey: event.pathParameters?.projectKey ?? '',
-      path: (event.pathParameters ?? {}) as Record<string, string>,
+      path: (event.pathParameters ?? {}) as Record<PathParametersOf<D>, string>,
       query,
       body: readBody(event, route),
       headers: event.headers ?? {},
@@ -87,24 +75,11 @@ export function endpoint(handlerName: string, handle: EndpointHandler) {
   });
 }
 
-function readBody(event: ApiEvent, route: Route): unknown {
+function readBody(event: ApiEvent, route: RouteDeclaration): unknown {
   if (route.body === 'json') return event.body; // parsed by the JSON middleware
   if (event.body === undefined) return undefined;
   const bytes = Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
   return route.body === 'binary' ? bytes : bytes.toString('utf8');
-}
-
-/** Every answer is JSON unless the handler gives a raw body; HEAD answers have no body. */
-export function render(response: ApiResponse, method: string): ApiResult {
-  if (response.rawBody !== undefined) {
-    return { statusCode: response.statusCode, headers: { ...response.headers }, body: method === 'HEAD' ? '' : response.rawBody };
-  }
-  const hasBody = method !== 'HEAD' && response.body !== undefined;
-  return {
-    statusCode: response.statusCode,
-    headers: { ...(hasBody ? { 'content-type': 'application/json; charset=utf-8' } : {}), ...response.headers },
-    body: hasBody ? JSON.stringify(response.body) : '',
-  };
 }
 
 export const ok = (body: unknown): ApiResponse => ({ statusCode: 200, body });

@@ -1,14 +1,19 @@
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
+import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
+import { errorResponses, type ErrorResponseName } from './contract/error-responses';
+import { namedSchemas } from './contract/schema-names';
+import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
+import { tags } from './contract/tags';
+import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
 import type { ParameterSpec, ScalarType } from './parameters';
-import { errorResponses, namedSchemas, pathParameters, routeSchemaOf, routeSchemas, tags, type Content, type ErrorResponseName, type ResponseSpec } from './route-schemas';
-import { fallbackRoute, routes, type ProjectScope, type Route } from './routes';
+import { routeTableOf, type ServedRoute } from './route-table';
 
 /**
- * The OpenAPI 3.1 document of the service, built from the route table (paths, methods, summaries,
- * path and declared query parameters, scopes) and the zod schemas of route-schemas.ts (bodies and
- * answers, through `z.toJSONSchema`). `GET /openapi.json` serves it, `npm run openapi` writes it
- * to the repository, and a test keeps the two equal.
+ * The OpenAPI 3.1 document of the service, derived from the endpoint declarations (paths, methods,
+ * summaries, path and query parameters, scopes, bodies and answers through `z.toJSONSchema`) and
+ * the error catalogue. `npm run openapi` writes it to openapi.json, which `GET /openapi.json`
+ * serves; a test keeps the file equal to what the declarations say.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -18,35 +23,30 @@ const SCHEMA_REF = '#/components/schemas/';
 const RESPONSE_REF = '#/components/responses/';
 const CORRELATION_HEADER = { $ref: '#/components/headers/X-Correlation-ID' };
 
-/** What each project-bound scope opens, beyond the list of operations the document adds. */
-const SCOPES: Record<ProjectScope, string> = {
-  manage_test: 'Read and write the resources of the project (everything but the image upload)',
-  view_test: 'Read the resources of the project',
-  manage_products: 'Upload images to the product variants of the project',
-};
-
-export function buildOpenApiDocument(): OpenApiDocument {
-  const operations = (routes as readonly Route[]).map((route) => ({ route, schema: routeSchemaOf(route) }));
-  const inputs = operations.flatMap(({ route, schema }) => [
-    ...Object.values(schema.request?.content ?? {}),
+/** The document of these endpoints; the fallback's errors are named in the introduction. */
+export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], fallback: EndpointDeclaration): OpenApiDocument {
+  const table = routeTableOf(endpoints);
+  const inputs = table.flatMap(({ route }) => [
+    ...Object.values(route.request?.content ?? {}),
     ...Object.values(route.query ?? {}).flatMap((spec) => (spec.schema ? [spec.schema] : [])),
   ]);
   const outputs = [
-    ...operations.flatMap(({ schema }) => Object.values(schema.responses).flatMap((response: ResponseSpec) => Object.values(response.content ?? {}))),
+    ...table.flatMap(({ route }) => Object.values(route.responses).flatMap((response: ResponseSpec) => Object.values(response.content ?? {}))),
     ...Object.values(errorResponses).map((response) => response.schema),
   ];
   const schemas = new JsonSchemas(inputs.filter(isSchema), outputs.filter(isSchema));
 
   const paths: OpenApiDocument['paths'] = {};
-  for (const { route, schema } of operations) {
+  for (const served of table) {
+    const { route } = served;
     const methods = (paths[route.path] ??= {});
     const parameters = [
-      ...pathParametersOf(route.path),
+      ...pathParametersOf(route),
       ...Object.entries(route.query ?? {}).map(([name, spec]) => queryParameter(name, spec, schemas)),
       { $ref: '#/components/parameters/X-Correlation-ID' },
     ];
     const responses: Record<string, JsonSchema> = {};
-    for (const [status, response] of Object.entries(schema.responses) as [string, ResponseSpec][]) {
+    for (const [status, response] of Object.entries(route.responses) as [string, ResponseSpec][]) {
       responses[status] = {
         description: response.description,
         headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...describeHeaders(response.headers) },
@@ -54,7 +54,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       };
     }
     const errors: ErrorResponseName[] = [
-      ...schema.errors,
+      ...route.errors,
       ...(route.access.kind === 'project' ? (['Unauthorized', 'Forbidden'] as const) : []),
       'InternalServerError',
     ];
@@ -66,22 +66,22 @@ export function buildOpenApiDocument(): OpenApiDocument {
     }
 
     methods[route.method.toLowerCase()] = {
-      ...(schema.tag ? { tags: [schema.tag] } : {}),
+      ...(route.tag ? { tags: [route.tag] } : {}),
       summary: route.summary,
-      ...(schema.description ? { description: schema.description } : {}),
-      operationId: operationIdOf(route),
+      ...(route.description ? { description: route.description } : {}),
+      operationId: operationIdOf(served),
       parameters,
-      ...(schema.request
+      ...(route.request
         ? {
             requestBody: {
-              required: schema.request.required,
-              ...(schema.request.description ? { description: schema.request.description } : {}),
-              content: content(schema.request.content, schemas.input),
+              required: route.request.required,
+              ...(route.request.description ? { description: route.request.description } : {}),
+              content: content(route.request.content, schemas.input),
             },
           }
         : {}),
       responses,
-      security: securityOf(route, schema.clientAuthentication),
+      security: securityOf(route),
     };
   }
 
@@ -91,7 +91,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       title: 'Generic Resource Service',
       version: packageJson.version,
       summary: 'A project-scoped HTTP API of the commercetools family: the `resource` collection of each project.',
-      description: introduction(),
+      description: introduction(fallback),
     },
     servers: [{ url: '/', description: 'The origin that serves this document' }],
     tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
@@ -125,7 +125,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
           type: 'oauth2',
           description:
             'OAuth 2.0 client credentials at `POST /oauth/token`; send the token as `Authorization: Bearer <token>`. Scopes are bound to a project: `<scope>:<projectKey>`, e.g. `manage_test:demo` opens `/demo/...` and no other project. Ask for no scope to get all of your client\'s scopes.',
-          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: scopeDescriptions() } },
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: scopeDescriptions(table) } },
         },
         clientBasic: { type: 'http', scheme: 'basic', description: "An API client's id and secret (RFC 6749 §2.3.1), for the OAuth endpoints." },
       },
@@ -165,7 +165,7 @@ class JsonSchemas {
     const id = this.ids.get(schema);
     if (id !== undefined) return { $ref: `${SCHEMA_REF}${id}` };
     const inline = this.converted[io].inline.get(schema);
-    if (!inline) throw new Error('A schema of route-schemas.ts was not collected for the document.');
+    if (!inline) throw new Error('A schema of a declaration was not collected for the document.');
     return inline;
   }
 
@@ -175,7 +175,8 @@ class JsonSchemas {
     const readByRequests = reachable(this.inputs.map((schema) => this.input(schema)), input.named);
     const readByAnswers = reachable(this.outputs.map((schema) => this.output(schema)), output.named);
     const components: Record<string, JsonSchema> = {};
-    for (const id of Object.keys(output.named)) {
+    // By name, so the document does not depend on the order the declarations' modules load in.
+    for (const id of Object.keys(output.named).sort()) {
       if (readByRequests.has(id) && readByAnswers.has(id) && JSON.stringify(input.named[id]) !== JSON.stringify(output.named[id])) {
         throw new Error(`The schema ${id} reads differently as a request and as an answer; name each side separately.`);
       }
@@ -244,10 +245,11 @@ function content(media: Content, schemaOf: (schema: z.ZodType) => JsonSchema, ex
 
 // ---- Parameters, security, names ---------------------------------------------------------------------
 
-function pathParametersOf(path: string): JsonSchema[] {
-  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
-    const described = pathParameters[name as keyof typeof pathParameters];
-    if (!described) throw new Error(`The path parameter ${name} of ${path} is not described in route-schemas.ts.`);
+function pathParametersOf(route: RouteDeclaration): JsonSchema[] {
+  const declared: Readonly<Record<string, PathParameterSpec | undefined>> = route.pathParameters;
+  return [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
+    const described = declared[name!];
+    if (!described) throw new Error(`The path parameter ${name} of ${route.path} is not described by its declaration.`);
     return {
       name,
       in: 'path',
@@ -292,18 +294,19 @@ function scalarSchema(type: ScalarType, spec: ParameterSpec, schemas: JsonSchema
   }
 }
 
-function securityOf(route: Route, clientAuthentication: 'basic' | undefined): JsonSchema[] {
+function securityOf(route: RouteDeclaration): JsonSchema[] {
   if (route.access.kind === 'project') return route.access.anyOf.map((scope) => ({ oauth2: [`${scope}:{projectKey}`] }));
-  return clientAuthentication === 'basic' ? [{ clientBasic: [] }] : [];
+  return route.clientAuthentication === 'basic' ? [{ clientBasic: [] }] : [];
 }
 
-function scopeDescriptions(): Record<string, string> {
+/** What each project-bound scope opens: its description, then the operations that accept it. */
+function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string> {
   return Object.fromEntries(
-    (Object.entries(SCOPES) as [ProjectScope, string][]).map(([scope, what]) => {
-      const opened = (routes as readonly Route[])
-        .filter((route) => route.access.kind === 'project' && route.access.anyOf.includes(scope))
-        .map(routeName);
-      return [`${scope}:{projectKey}`, `${what}: ${opened.join(', ')}.`];
+    PROJECT_SCOPE_NAMES.map((scope) => {
+      const opened = table
+        .filter(({ route }) => route.access.kind === 'project' && route.access.anyOf.includes(scope))
+        .map(({ key }) => key);
+      return [`${scope}:{projectKey}`, `${SCOPE_DESCRIPTIONS[scope]}: ${opened.join(', ')}.`];
     }),
   );
 }
@@ -312,24 +315,21 @@ function describeHeaders(headers: Readonly<Record<string, string>> | undefined):
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
 }
 
-const routeName = (route: Pick<Route, 'method' | 'path'>) => `${route.method} ${route.path}`;
-
-/** The handler's name in camelCase; handlers serving several routes add the method and last segment. */
-function operationIdOf(route: Route): string {
-  const shared = (routes as readonly Route[]).filter((candidate) => candidate.handler === route.handler).length > 1;
-  const words = [route.handler, ...(shared ? [route.method, route.path.split('/').pop()!] : [])].join('-').split(/[^A-Za-z0-9]+/).filter(Boolean);
+/** The endpoint's name in camelCase; endpoints serving several routes add the method and last segment. */
+function operationIdOf({ endpoint, route }: ServedRoute): string {
+  const shared = endpoint.routes.length > 1;
+  const words = [endpoint.name, ...(shared ? [route.method, route.path.split('/').pop()!] : [])].join('-').split(/[^A-Za-z0-9]+/).filter(Boolean);
   return words.map((word, index) => (index === 0 ? word.toLowerCase() : word[0]!.toUpperCase() + word.slice(1).toLowerCase())).join('');
 }
 
-function introduction(): string {
-  const fallback = routeSchemas[fallbackRoute.handler as 'route-not-found'];
-  const unknownRoutes = (typeof fallback === 'function' ? [] : fallback.errors)
+function introduction(fallback: EndpointDeclaration): string {
+  const unknownRoutes = fallback.routes[0].errors
     .map((name) => `${errorResponses[name].status} \`${errorResponses[name].example.errors[0]!.code}\``)
     .join(' or ');
   return [
     'Inside one project (`/{projectKey}/...`) the service keeps a collection called `resource`: query it (where, sort, paging), check for matches, search it, create, read, overwrite, update with ordered actions at an expected version, and delete; upload images to product variants; call extension actions.',
     '',
-    '**Authentication**: OAuth 2.0 client credentials at `POST /oauth/token` (HTTP Basic), then `Authorization: Bearer <token>`. Scopes are bound to a project: `manage_test:<projectKey>`, `view_test:<projectKey>`, `manage_products:<projectKey>`.',
+    `**Authentication**: OAuth 2.0 client credentials at \`POST /oauth/token\` (HTTP Basic), then \`Authorization: Bearer <token>\`. Scopes are bound to a project: ${PROJECT_SCOPE_NAMES.map((scope) => `\`${scope}:<projectKey>\``).join(', ')}.`,
     '',
     '**Errors** always answer in the commercetools shape `{statusCode, message, errors: [{code, message, ...}]}` (see the ErrorResponse schema); HEAD answers have no body.',
     '',

@@ -3,7 +3,10 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/auth/authorizer-settings';
-import { routeKey, routes, type Route } from '../../shared/http/routes';
+import { endpoints, functions as declaredFunctions } from '../../functions/endpoints';
+import { routeKey } from '../../shared/http/declaration';
+
+const routes = endpoints.flatMap((endpoint) => endpoint.routes);
 
 let template: Template;
 
@@ -25,37 +28,43 @@ function actionsOf(handler: string): string[] {
     .map((word) => word[0]!.toUpperCase() + word.slice(1))
     .join('');
   const policies = template.findResources('AWS::IAM::Policy');
-  const actions = Object.entries(policies)
+  return Object.entries(policies)
     .filter(([id]) => id.startsWith(`${logicalId}ServiceRoleDefaultPolicy`))
     .flatMap(([, policy]) => (policy as any).Properties.PolicyDocument.Statement)
     .flatMap((statement: any) => [statement.Action].flat());
-  // Tracing lets every function write to X-Ray; that is not access to the service's data.
-  return actions.filter((action) => !action.startsWith('xray:'));
 }
 
-describe('the API routes come from the route table', () => {
-  it('has exactly one API Gateway route per route table entry, plus $default', () => {
+describe('the API routes come from the endpoint declarations', () => {
+  it('has exactly one API Gateway route per declared route, plus $default', () => {
     const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route: any) => route.Properties.RouteKey);
-    expect(routeKeys.sort()).toEqual([...(routes as readonly Route[]).map(routeKey), '$default'].sort());
+    expect(routeKeys.sort()).toEqual([...routes.map(routeKey), '$default'].sort());
   });
 
   it('puts the authorizer on every project route and on no public one', () => {
     const byKey = Object.fromEntries(
       Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route: any) => [route.Properties.RouteKey, route.Properties]),
     );
-    for (const route of routes as readonly Route[]) {
+    for (const route of routes) {
       const properties = byKey[routeKey(route)];
       if (route.access.kind === 'project') expect(properties.AuthorizationType).toBe('CUSTOM');
       else expect(properties.AuthorizationType ?? 'NONE').toBe('NONE');
     }
   });
 
-  it('makes one Node.js 22 arm64 function per handler, plus the authorizer', () => {
-    const handlers = new Set([...routes.map((route) => route.handler), 'route-not-found', 'authorizer']);
+  it('makes one Node.js 22 arm64 function per declared function (endpoints, fallback, authorizer)', () => {
     const functions = template.findResources('AWS::Lambda::Function', {
       Properties: { Runtime: 'nodejs22.x', Architectures: ['arm64'] },
     });
-    expect(Object.keys(functions)).toHaveLength(handlers.size);
+    expect(Object.keys(functions)).toHaveLength(declaredFunctions.length);
+  });
+
+  it('grants every function exactly the IAM actions its declared permissions map to, and none without a permission', () => {
+    for (const declaration of declaredFunctions) {
+      const actions = actionsOf(declaration.name);
+      if (declaration.permissions.length === 0) expect(actions, declaration.name).toEqual([]);
+      if (!declaration.permissions.includes('table:write')) expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)), declaration.name).toEqual([]);
+      if (!declaration.permissions.includes('signingKey:sign')) expect(actions, declaration.name).not.toContain('kms:Sign');
+    }
   });
 });
 

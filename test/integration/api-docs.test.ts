@@ -5,8 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { routes, type Route } from '../../shared/http/routes';
+import { endpoints } from '../../functions/endpoints';
+import type { RouteDeclaration as Route } from '../../shared/http/declaration';
 import { baseUrl } from './api-client';
+
+const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes);
 
 /**
  * The API reference page in a real browser: Debian's headless Chromium loads `/docs` from the

@@ -1,7 +1,10 @@
 import { createHmac, createPublicKey, generateKeyPairSync, randomUUID, sign, type JsonWebKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { routes, type Route } from '../../shared/http/routes';
+import { endpoints } from '../../functions/endpoints';
+import type { RouteDeclaration as Route } from '../../shared/http/declaration';
 import { baseUrl, call, forgeToken, tokenFor, validClaims, type ApiAnswer } from './api-client';
+
+const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes);
 
 /**
  * What an attacker can do with tokens, against the running local stack (the same authorizer,

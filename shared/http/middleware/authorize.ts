@@ -1,26 +1,28 @@
 import type middy from '@middy/core';
 import { grantedScopes, principalFrom } from '../../auth/principal';
+import type { ApiEvent } from '../api-types';
+import type { RouteDeclaration } from '../declaration';
 import { insufficientScope, invalidToken } from '../errors';
-import type { ApiEvent } from '../endpoint';
-import { routeKey, type Route } from '../routes';
 
 /**
- * Enforces the route table's access rule for the route being served: a verified token (the
- * authorizer's verdict) holding one of the route's scopes bound to the path's projectKey.
+ * Enforces the declared access rule of the route being served: a public route lets anyone in; a
+ * project route wants a verified token (the authorizer's verdict) holding one of its scopes bound
+ * to the path's projectKey. Any other rule, or a route that cannot be resolved, is refused.
  */
-export function authorize(served: Route[]): middy.MiddlewareObj<ApiEvent> {
+export function authorize(routeOf: (event: ApiEvent) => RouteDeclaration): middy.MiddlewareObj<ApiEvent> {
   return {
     before: ({ event }) => {
-      const route = served.find((candidate) => routeKey(candidate) === event.routeKey) ?? served[0];
-      if (!route || route.access.kind === 'public') return;
+      const { access } = routeOf(event);
+      if (access.kind === 'public') return;
+      if (access.kind !== 'project' || access.anyOf.length === 0) throw new Error(`The route ${event.routeKey} has no enforceable access rule.`);
 
       const context = event.requestContext.authorizer?.lambda;
       const principal = principalFrom(context);
       if (!principal) throw invalidToken(context?.authenticated === 'false' ? context.reason : undefined);
 
       const projectKey = event.pathParameters?.projectKey ?? '';
-      if (grantedScopes(principal, route.access.anyOf, projectKey).length === 0) {
-        throw insufficientScope(route.access.anyOf.map((scope) => `${scope}:${projectKey}`));
+      if (grantedScopes(principal, access.anyOf, projectKey).length === 0) {
+        throw insufficientScope(access.anyOf.map((scope) => `${scope}:${projectKey}`));
       }
     },
   };

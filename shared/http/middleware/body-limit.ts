@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import { requestEntityTooLarge } from '../errors';
-import type { ApiEvent } from '../endpoint';
+import type { ApiEvent } from '../api-types';
 
 /** Refuses bodies over `limitBytes` (decoded size) before anything parses them. */
 export function bodyLimit(limitBytes: number): middy.MiddlewareObj<ApiEvent> {

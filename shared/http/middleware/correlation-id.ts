@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type middy from '@middy/core';
-import type { ApiEvent, ApiResult } from '../endpoint';
+import type { ApiEvent, ApiResult } from '../api-types';
 
 const HEADER = 'x-correlation-id';
 /** Echo what callers send only when it is a sane token; anything else gets a fresh id. */

@@ -6,7 +6,8 @@ import { fromDomainError } from '../domain-errors';
 import { QueryError } from '../../domain/query';
 import { SearchError } from '../../domain/search';
 import { ApiError, general, invalidInput, invalidJsonInput, overCapacity, unsupportedMediaType } from '../errors';
-import { render, type ApiEvent, type ApiResult } from '../endpoint';
+import type { ApiEvent, ApiResult } from '../api-types';
+import { render } from '../render';
 
 /**
  * Renders every failure as a commercetools error body. Known refusals keep their status;

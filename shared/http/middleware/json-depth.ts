@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import { invalidJsonInput } from '../errors';
-import type { ApiEvent } from '../endpoint';
+import type { ApiEvent } from '../api-types';
 
 /** Deepest nesting of arrays and objects a JSON body may have. */
 export const JSON_DEPTH_LIMIT = 100;

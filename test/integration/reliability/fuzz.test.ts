@@ -7,8 +7,13 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ObjectTestTypeDraft } from '../../../shared/domain/resource';
-import { routes, type Route } from '../../../shared/http/routes';
+import { endpoints } from '../../../functions/endpoints';
+import type { RouteDeclaration } from '../../../shared/http/declaration';
 import { baseUrl, call, draftExample, forgeToken, tokenFor, validClaims } from '../api-client';
+
+/** Every declared route, with the name of the endpoint that serves it. */
+type Route = RouteDeclaration & { handler: string };
+const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes.map((route) => ({ ...route, handler: endpoint.name })));
 
 /**
  * Property-based fuzzing of every route of the route table, over HTTP against the local stack:

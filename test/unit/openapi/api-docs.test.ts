@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_DOCS_ASSETS, API_DOCS_CSP, API_DOCS_HTML, readApiDocsAsset, swaggerUiDist } from '../../../shared/http/api-docs';
-import { render } from '../../../shared/http/endpoint';
+import { render } from '../../../shared/http/render';
 import { copyApiDocsAssets } from '../../../infra/api-docs-assets';
 
 describe('raw bodies in the endpoint wrapper', () => {

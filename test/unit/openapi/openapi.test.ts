@@ -3,11 +3,14 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ObjectTestType, ObjectTestTypeDraft } from '../../../shared/domain/resource';
+import { endpoints, fallback } from '../../../functions/endpoints';
+import { errorResponses } from '../../../shared/http/contract/error-responses';
+import type { RouteDeclaration as Route } from '../../../shared/http/declaration';
 import { buildOpenApiDocument, serializeOpenApi } from '../../../shared/http/openapi';
-import { errorResponses } from '../../../shared/http/route-schemas';
-import { routes, type Route } from '../../../shared/http/routes';
+import { serializeRouteKeys } from '../../../shared/http/route-table';
 
-const document = buildOpenApiDocument();
+const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes);
+const document = buildOpenApiDocument(endpoints, fallback);
 const operation = (route: Pick<Route, 'method' | 'path'>) => document.paths[route.path]?.[route.method.toLowerCase()] as any;
 const components = (document as any).components;
 
@@ -26,21 +29,21 @@ describe('the OpenAPI document', () => {
   });
 
   it('has every route of the route table, with its method and summary, and nothing else', () => {
-    for (const route of routes as readonly Route[]) {
+    for (const route of routes) {
       expect(operation(route), `${route.method} ${route.path}`).toBeDefined();
       expect(operation(route).summary).toBe(route.summary);
     }
     const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
-    expect(documented.sort()).toEqual((routes as readonly Route[]).map((route) => `${route.method} ${route.path}`).sort());
+    expect(documented.sort()).toEqual(routes.map((route) => `${route.method} ${route.path}`).sort());
   });
 
   it('gives every operation a unique operationId', () => {
-    const ids = (routes as readonly Route[]).map((route) => operation(route).operationId);
+    const ids = routes.map((route) => operation(route).operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
   it('declares the path parameters of every {segment}', () => {
-    for (const route of routes as readonly Route[]) {
+    for (const route of routes) {
       const declared = operation(route).parameters.filter((parameter: any) => parameter.in === 'path').map((parameter: any) => parameter.name);
       expect(declared).toEqual([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
       for (const parameter of operation(route).parameters.filter((candidate: any) => candidate.in === 'path')) {
@@ -51,7 +54,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('declares the query parameters of the route table with their types, bounds and repetition', () => {
-    for (const route of routes as readonly Route[]) {
+    for (const route of routes) {
       const query = operation(route).parameters.filter((parameter: any) => parameter.in === 'query');
       expect(query.map((parameter: any) => parameter.name)).toEqual(Object.keys(route.query ?? {}));
     }
@@ -71,7 +74,7 @@ describe('the OpenAPI document', () => {
     const scheme = components.securitySchemes.oauth2;
     expect(scheme.flows.clientCredentials.tokenUrl).toBe('/oauth/token');
     expect(Object.keys(scheme.flows.clientCredentials.scopes).sort()).toEqual(['manage_products:{projectKey}', 'manage_test:{projectKey}', 'view_test:{projectKey}']);
-    for (const route of routes as readonly Route[]) {
+    for (const route of routes) {
       const { security, responses } = operation(route);
       if (route.access.kind === 'project') {
         expect(security).toEqual(route.access.anyOf.map((scope) => ({ oauth2: [`${scope}:{projectKey}`] })));
@@ -116,7 +119,7 @@ describe('the OpenAPI document', () => {
 
   it('describes errors in the commercetools shape, with examples that fit it', () => {
     expect(components.schemas.ErrorResponse.required).toEqual(['statusCode', 'message', 'errors']);
-    for (const [name, response] of Object.entries(errorResponses)) {
+    for (const [name, response] of Object.entries(errorResponses) as [string, (typeof errorResponses)[keyof typeof errorResponses]][]) {
       const example = components.responses[name].content['application/json'].example;
       expect(example.statusCode, name).toBe(response.status);
       expect(response.schema.safeParse(example).success, name).toBe(true);
@@ -132,5 +135,10 @@ describe('the OpenAPI document', () => {
   it('is committed as openapi.json, up to date (run `npm run openapi` after changing the API)', () => {
     const committed = readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8');
     expect(committed === serializeOpenApi(document), 'openapi.json is stale: run `npm run openapi`').toBe(true);
+  });
+
+  it('the not-found fallback\'s route keys are committed up to date too (run `npm run openapi`)', () => {
+    const committed = readFileSync(new URL('../../../functions/route-not-found/route-keys.json', import.meta.url), 'utf8');
+    expect(committed === serializeRouteKeys(endpoints), 'functions/route-not-found/route-keys.json is stale: run `npm run openapi`').toBe(true);
   });
 });

@@ -31,7 +31,9 @@ delete process.env.AWS_PROFILE;
 const { dynamoDb } = await import('../../../shared/aws/clients');
 const { s3 } = await import('../../../shared/aws/s3');
 const { logger } = await import('../../../shared/observability/logger');
-const { routes } = await import('../../../shared/http/routes');
+const { endpoints } = await import('../../../functions/endpoints');
+const { routeTableOf } = await import('../../../shared/http/route-table');
+const routes = routeTableOf(endpoints);
 
 type Handler = (event: unknown, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 const handlers = new Map<string, Promise<Handler>>();
@@ -113,7 +115,7 @@ function contextOf(functionName: string): Context {
   };
 }
 
-const handlerOf = (call: Call) => routes.find((route) => route.method === call.method && route.path === call.route)!.handler;
+const handlerOf = (call: Call) => routes.find((route) => route.method === call.method && route.path === call.route)!.endpoint.name;
 
 /** Which call a store request belongs to, across concurrent invocations. */
 const currentCall = new AsyncLocalStorage<string>();

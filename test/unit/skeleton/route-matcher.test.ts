@@ -1,9 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, type RouteMatch } from '../../../shared/http/route-matcher.js';
-import { fallbackRoute, routeKey, routes, routesOf } from '../../../shared/http/routes.js';
+import { endpoints, fallback } from '../../../functions/endpoints.js';
+import { routeKey } from '../../../shared/http/declaration.js';
+import { routeMatcher, type RouteMatch } from '../../../shared/http/route-matcher.js';
+import { routeTableOf } from '../../../shared/http/route-table.js';
+
+/** The declared routes, each with the name of the endpoint serving it. */
+const routes = routeTableOf(endpoints).map(({ route, endpoint }) => ({ ...route, handler: endpoint.name }));
+const matchRoute = routeMatcher(routes);
 
 /** The match for a request; fails the test when the matcher answers allowedMethods instead. */
-function matched(method: string, path: string): RouteMatch {
+function matched(method: string, path: string): RouteMatch<(typeof routes)[number]> {
   const result = matchRoute(method, path);
   if (!('route' in result)) throw new Error(`${method} ${path} matched no route (allowed: ${result.allowedMethods.join(', ')})`);
   return result;
@@ -17,7 +23,7 @@ function allowed(method: string, path: string): string[] {
 
 const ID = '6f2b1d8e-3c1a-4b7e-9f00-0a1b2c3d4e5f';
 
-describe('routes table', () => {
+describe('the route table of the endpoint declarations', () => {
   it('has one entry per method and path', () => {
     const keys = routes.map(routeKey);
     expect(new Set(keys).size).toBe(keys.length);
@@ -47,10 +53,13 @@ describe('routes table', () => {
     }
   });
 
-  it('routesOf finds the routes of a handler, including the fallback', () => {
-    expect(routesOf('get-resource').map(routeKey)).toEqual(['GET /{projectKey}/resource/{id}']);
-    expect(routesOf('route-not-found')).toEqual([fallbackRoute]);
-    expect(routesOf('no-such-handler')).toEqual([]);
+  it('gives the fallback API Gateway\'s $default route key, outside the table', () => {
+    expect(fallback.routes.map(routeKey)).toEqual(['$default']);
+    expect(routes.some((route) => route.handler === fallback.name)).toBe(false);
+  });
+
+  it('refuses a table that serves a route key twice', () => {
+    expect(() => routeTableOf([...endpoints, endpoints[0]!])).toThrow(/declared twice/);
   });
 });
 

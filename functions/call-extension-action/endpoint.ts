@@ -1,0 +1,66 @@
+import { CART_EXAMPLE } from '../../shared/domain/extensions/default-bindings';
+import { MANAGE, READ } from '../../shared/http/contract/access';
+import { json } from '../../shared/http/contract/content';
+import { JsonValue } from '../../shared/http/contract/json-value';
+import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+const FORWARDED = {
+  tag: 'Extensions',
+  description:
+    'Forwarded to the handler the project bound the action to (an HTTPS endpoint, a Lambda function or a static JSON document), with the method, query and body; its status and JSON answer are relayed. The handler has 2 s.',
+  pathParameters: { projectKey: PROJECT_KEY },
+} as const;
+const ANSWER = { description: "The bound handler's JSON answer (it chooses the status).", content: json(JsonValue) };
+const GET_ERRORS = ['NotFound', 'BadGateway', 'ServiceUnavailable', 'GatewayTimeout'] as const;
+
+/**
+ * Rows 14-16: the extension action named by the path's last segment, answered by what the project
+ * bound it to.
+ */
+export const callExtensionAction = defineEndpoint({
+  name: 'call-extension-action',
+  permissions: ['table:read', 'extensions:invoke'],
+  routes: [
+    route({
+      ...FORWARDED,
+      method: 'POST',
+      path: '/{projectKey}/resource/namespace-action',
+      access: MANAGE,
+      body: 'text',
+      rows: [14],
+      summary: 'Call the extension action namespace-action (POST).',
+      request: { required: false, content: json(JsonValue) },
+      responses: { 200: ANSWER },
+      errors: ['BadRequest', 'NotFound', 'PayloadTooLarge', 'UnsupportedMediaType', 'BadGateway', 'ServiceUnavailable', 'GatewayTimeout'],
+    }),
+    route({
+      ...FORWARDED,
+      method: 'GET',
+      path: '/{projectKey}/resource/namespace-action',
+      access: READ,
+      body: 'none',
+      rows: [15],
+      summary: 'Call the extension action namespace-action (GET).',
+      responses: { 200: ANSWER },
+      errors: GET_ERRORS,
+    }),
+    route({
+      ...FORWARDED,
+      method: 'GET',
+      path: '/{projectKey}/resource/namespace-action-with-example',
+      access: READ,
+      body: 'none',
+      rows: [16],
+      summary: 'Call the extension action namespace-action-with-example; bound by default to its declared cart example.',
+      responses: {
+        200: {
+          description: "The bound handler's JSON answer; bound by default to the action's declared example, a cart.",
+          content: json(JsonValue),
+          example: CART_EXAMPLE,
+        },
+      },
+      errors: GET_ERRORS,
+    }),
+  ],
+});

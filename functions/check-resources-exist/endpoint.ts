@@ -1,0 +1,33 @@
+import { READ } from '../../shared/http/contract/access';
+import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { RESOURCE_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/** Row 1's parameters, but for `unionParameter` (row 5 does not declare it). */
+const { unionParameter: _notOnHead, ...EXISTS_QUERY } = RESOURCE_QUERY;
+
+/** HEAD /{projectKey}/resource (row 5): whether any resource matches. */
+export const checkResourcesExist = defineEndpoint({
+  name: 'check-resources-exist',
+  permissions: ['table:read'],
+  routes: [
+    route({
+      method: 'HEAD',
+      path: '/{projectKey}/resource',
+      access: READ,
+      body: 'none',
+      rows: [5],
+      summary: 'Whether at least one resource matches: 200 or 404, no body.',
+      pathParameters: { projectKey: PROJECT_KEY },
+      query: EXISTS_QUERY,
+      tag: 'Resources',
+      description: `Reading stops at the first match. ${VAR_PARAMETERS}`,
+      responses: {
+        200: { description: 'At least one resource matches (no body).' },
+        404: { description: 'No resource matches (no body).' },
+      },
+      errors: QUERY_ERRORS,
+    }),
+  ],
+});

@@ -1,0 +1,27 @@
+import { MANAGE } from '../../shared/http/contract/access';
+import { json } from '../../shared/http/contract/content';
+import { PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/path-parameters';
+import { ResourceSchema } from '../../shared/http/contract/resource-schemas';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/** DELETE /{projectKey}/resource/{id} (row 11). */
+export const deleteResource = defineEndpoint({
+  name: 'delete-resource',
+  permissions: ['table:read', 'table:write'],
+  routes: [
+    route({
+      method: 'DELETE',
+      path: '/{projectKey}/resource/{id}',
+      access: MANAGE,
+      body: 'none',
+      rows: [11],
+      summary: 'Delete a resource (optionally at an expected version).',
+      pathParameters: { projectKey: PROJECT_KEY, id: RESOURCE_ID },
+      query: { version: { type: 'integer', min: 1 } },
+      tag: 'Resources',
+      description: 'Its key becomes free again.',
+      responses: { 200: { description: 'The deleted resource.', content: json(ResourceSchema) } },
+      errors: ['BadRequest', 'NotFound', 'Conflict', 'ServiceUnavailable'],
+    }),
+  ],
+});

@@ -1,0 +1,38 @@
+import * as z from 'zod';
+import { PUBLIC } from '../../shared/http/contract/access';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+const PAGE_FILE = { access: PUBLIC, body: 'none', rows: [], pathParameters: {}, tag: 'API reference', errors: [] } as const;
+
+/**
+ * The API reference (no token): Swagger UI rendering /openapi.json from the service's own copies
+ * of its two files (literal paths, so `/docs/<x>` never shadows a project's routes).
+ */
+export const getApiDocs = defineEndpoint({
+  name: 'get-api-docs',
+  // The page and its files ship with the function: no data, no keys.
+  permissions: [],
+  routes: [
+    route({
+      ...PAGE_FILE,
+      method: 'GET',
+      path: '/docs',
+      summary: 'The API reference page (Swagger UI).',
+      responses: { 200: { description: 'An HTML page that renders /openapi.json.', content: { 'text/html': z.string() } } },
+    }),
+    route({
+      ...PAGE_FILE,
+      method: 'GET',
+      path: '/docs/swagger-ui-bundle.js',
+      summary: 'Script of the API reference page.',
+      responses: { 200: { description: 'A file of Swagger UI.', content: { 'text/javascript': z.string() } } },
+    }),
+    route({
+      ...PAGE_FILE,
+      method: 'GET',
+      path: '/docs/swagger-ui.css',
+      summary: 'Style sheet of the API reference page.',
+      responses: { 200: { description: 'A file of Swagger UI.', content: { 'text/css': z.string() } } },
+    }),
+  ],
+});

@@ -1,0 +1,25 @@
+import * as z from 'zod';
+import { PUBLIC } from '../../shared/http/contract/access';
+import { json } from '../../shared/http/contract/content';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/** GET /openapi.json: the OpenAPI document of this API. */
+export const getOpenApi = defineEndpoint({
+  name: 'get-openapi',
+  // The document is part of the bundle: no data, no keys.
+  permissions: [],
+  routes: [
+    route({
+      method: 'GET',
+      path: '/openapi.json',
+      access: PUBLIC,
+      body: 'none',
+      rows: [],
+      summary: 'The OpenAPI 3.1 document of this API.',
+      pathParameters: {},
+      tag: 'API reference',
+      responses: { 200: { description: 'This document.', content: json(z.record(z.string(), z.unknown())) } },
+      errors: [],
+    }),
+  ],
+});

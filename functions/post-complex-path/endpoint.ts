@@ -1,0 +1,45 @@
+import { OutOfOrderPropertiesTestType } from '../../shared/domain/out-of-order-properties';
+import { MANAGE } from '../../shared/http/contract/access';
+import { json, jsonBody } from '../../shared/http/contract/content';
+import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { ArrayTestTypeSchema } from '../../shared/http/contract/resource-schemas';
+import { named } from '../../shared/http/contract/schema-names';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+const Body = named('OutOfOrderPropertiesTestType', OutOfOrderPropertiesTestType, 'Body of the complex-path POST; it must name a resource by `id` or `key`.');
+
+/**
+ * POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={x}/{two} (row 9): API
+ * Gateway routes the whole `uri-parameter-one=<x>` segment and the handler checks the prefix.
+ */
+export const postComplexPath = defineEndpoint({
+  name: 'post-complex-path',
+  permissions: ['table:read', 'table:write'],
+  routes: [
+    route({
+      method: 'POST',
+      path: '/{projectKey}/resource/artificially-complex/path/{uriParameterOne}/{uriParameterTwo}',
+      access: MANAGE,
+      body: 'json',
+      rows: [9],
+      summary: 'Store an OutOfOrderPropertiesTestType under (uriParameterOne, uriParameterTwo); answer the named resource\'s objectTypeProperty.',
+      pathParameters: {
+        projectKey: PROJECT_KEY,
+        uriParameterOne: {
+          description: 'The whole segment `uri-parameter-one=<value>`: the prefix is part of the path, `<value>` is the parameter.',
+          pattern: '^uri-parameter-one=.+$',
+        },
+        uriParameterTwo: { description: 'A plain path segment.' },
+      },
+      query: { queryParameterOne: { type: 'number' }, queryParameterTwo: { type: 'string' } },
+      tag: 'Resources',
+      request: jsonBody(Body),
+      responses: {
+        200: { description: 'A document at this path was replaced.', content: json(ArrayTestTypeSchema) },
+        201: { description: 'The document is new at this path.', content: json(ArrayTestTypeSchema) },
+        203: { description: 'The body\'s `version` is not the resource\'s current one; the answer reflects the current version.', content: json(ArrayTestTypeSchema) },
+      },
+      errors: ['BadRequest', 'NotFound', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],
+    }),
+  ],
+});

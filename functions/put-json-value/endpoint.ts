@@ -1,0 +1,26 @@
+import { MANAGE } from '../../shared/http/contract/access';
+import { json, jsonBody } from '../../shared/http/contract/content';
+import { JsonValue } from '../../shared/http/contract/json-value';
+import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/** PUT /{projectKey}/resource/json-serializable-primitive-type (row 17): any JSON value, stored per project. */
+export const putJsonValue = defineEndpoint({
+  name: 'put-json-value',
+  permissions: ['table:write'],
+  routes: [
+    route({
+      method: 'PUT',
+      path: '/{projectKey}/resource/json-serializable-primitive-type',
+      access: MANAGE,
+      body: 'json',
+      rows: [17],
+      summary: 'Store any JSON value for the project and answer it.',
+      pathParameters: { projectKey: PROJECT_KEY },
+      tag: 'Extensions',
+      request: jsonBody(JsonValue),
+      responses: { 200: { description: 'The stored value.', content: json(JsonValue) } },
+      errors: ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],
+    }),
+  ],
+});

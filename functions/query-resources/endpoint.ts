@@ -1,0 +1,27 @@
+import { READ } from '../../shared/http/contract/access';
+import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { RESOURCE_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/** GET /{projectKey}/resource (row 1): the paged query of the collection. */
+export const queryResources = defineEndpoint({
+  name: 'query-resources',
+  permissions: ['table:read'],
+  routes: [
+    route({
+      method: 'GET',
+      path: '/{projectKey}/resource',
+      access: READ,
+      body: 'none',
+      rows: [1],
+      summary: 'Query resources: where, sort, paging, and the declared typed parameters.',
+      pathParameters: { projectKey: PROJECT_KEY },
+      query: RESOURCE_QUERY,
+      tag: 'Resources',
+      description: `A paged query. The typed parameters of the interface are checked by type and do not narrow the result. ${VAR_PARAMETERS}`,
+      responses: { 200: PAGE },
+      errors: QUERY_ERRORS,
+    }),
+  ],
+});

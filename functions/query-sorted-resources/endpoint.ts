@@ -1,0 +1,27 @@
+import { READ } from '../../shared/http/contract/access';
+import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/** GET /{projectKey}/resource/sorted-query-parameters (row 12): the paged query with only its own parameters. */
+export const querySortedResources = defineEndpoint({
+  name: 'query-sorted-resources',
+  permissions: ['table:read'],
+  routes: [
+    route({
+      method: 'GET',
+      path: '/{projectKey}/resource/sorted-query-parameters',
+      access: READ,
+      body: 'none',
+      rows: [12],
+      summary: 'Query resources with where, sort, limit, offset, withTotal, expand and var.* parameters.',
+      pathParameters: { projectKey: PROJECT_KEY },
+      query: PAGED_QUERY,
+      tag: 'Resources',
+      description: `The paged query of \`GET /{projectKey}/resource\`. ${VAR_PARAMETERS}`,
+      responses: { 200: PAGE },
+      errors: QUERY_ERRORS,
+    }),
+  ],
+});

@@ -1,0 +1,8 @@
+import type { ProjectScope } from '../declaration';
+
+/** What each project-bound scope opens, for the API reference (which adds the operations that accept it). */
+export const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
+  manage_test: 'Read and write the resources of the project (everything but the image upload)',
+  view_test: 'Read the resources of the project',
+  manage_products: 'Upload images to the product variants of the project',
+};

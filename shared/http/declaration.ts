@@ -1,0 +1,176 @@
+import type * as z from 'zod';
+import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
+import type { ErrorResponseName } from './contract/error-responses';
+import type { Tag } from './contract/tags';
+import type { ParameterSpecs } from './parameters';
+
+/**
+ * What an endpoint is, declared once in `functions/<name>/endpoint.ts`: its routes (method, path,
+ * access, body, parameters, answers), the AWS permissions of its function, and its name (the
+ * folder). Everything else is derived from the list of declarations (functions/endpoints.ts): the
+ * handler (`endpoint(declaration, handle)`), the local gateway's routes, the CDK routes, functions
+ * and grants, and the OpenAPI document. A declaration that cannot be enforced does not load.
+ */
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'ANY'];
+
+/** A project-bound scope, by its name in shared/auth/scopes.ts: a token holds `<scope>:<projectKey>`. */
+export type ProjectScope = ProjectScopeName;
+
+export type Access =
+  /** No token: the OAuth endpoints, the API reference and the not-found fallback. */
+  | { kind: 'public' }
+  /** A token holding any one of these scopes for the path's projectKey; never an empty list. */
+  | { kind: 'project'; anyOf: readonly [ProjectScope, ...ProjectScope[]] };
+
+/** How the gateway hands the body to the function. */
+export type BodyKind = 'none' | 'json' | 'form' | 'binary' | 'text';
+
+/** What a function may touch in AWS; infra/function-permissions.ts turns each into IAM statements. */
+export type Permission =
+  | 'table:read'
+  | 'table:write'
+  | 'signingKey:sign'
+  | 'signingKey:publicKey'
+  /** Count failed client authentications: UpdateItem of the brake's counters on `CLIENT#` items only. */
+  | 'clients:countFailures'
+  /** Put (and, to undo a failed upload, delete) image objects. */
+  | 'images:write'
+  /** Read image objects (HEAD and GET of an uploaded object); may list the bucket, so a missing object is 404, not 403. */
+  | 'images:read'
+  /** Presign PUT URLs of image objects: S3 checks the signer's s3:PutObject when the URL is used. */
+  | 'images:presignPut'
+  /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
+  | 'extensions:invoke';
+
+/** The `{parameter}` names of a path. */
+export type PathParameterOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterOf<Rest> : never;
+
+export interface PathParameterSpec {
+  description: string;
+  /** What the whole segment must look like, for the document. */
+  pattern?: string;
+}
+
+/** Bodies by content type; `null`: any bytes of that type. */
+export type Content = Readonly<Record<string, z.ZodType | null>>;
+
+export interface ResponseSpec {
+  description: string;
+  /** None: the answer has no body. */
+  content?: Content;
+  /** Response headers beyond X-Correlation-ID (every answer's), with what they say. */
+  headers?: Readonly<Record<string, string>>;
+  example?: unknown;
+}
+
+export interface RequestSpec {
+  required: boolean;
+  description?: string;
+  content: Content;
+}
+
+export interface RouteDeclaration<Path extends string = string> {
+  method: HttpMethod;
+  /** API Gateway path: literal segments and whole-segment `{parameters}` (`$default`: the fallback). */
+  path: Path;
+  access: Access;
+  body: BodyKind;
+  /** Rows of the interface this route serves. */
+  rows: readonly number[];
+  summary: string;
+  /** Every `{parameter}` of the path, described. */
+  pathParameters: Readonly<Record<PathParameterOf<Path>, PathParameterSpec>>;
+  /** Declared query parameters, checked by type before the handler runs. */
+  query?: ParameterSpecs;
+  /** The section of the reference (the not-found fallback is not an operation and has none). */
+  tag?: Tag;
+  /** What the summary leaves out. */
+  description?: string;
+  /** The OAuth endpoints: the caller authenticates as an API client with HTTP Basic. */
+  clientAuthentication?: 'basic';
+  request?: RequestSpec;
+  /** Success answers by status. */
+  responses: Readonly<Record<number, ResponseSpec>>;
+  /** Error answers; 401, 403 (project routes) and 500 (every route) are added by the document. */
+  errors: readonly ErrorResponseName[];
+}
+
+/** A Lambda function: `functions/<name>/handler.ts`, and what it may touch. */
+export interface FunctionDeclaration {
+  /** The folder under functions/: the function's entry, construct id and operationId. */
+  name: string;
+  permissions: readonly Permission[];
+}
+
+/** A function that serves routes of the API. */
+export interface EndpointDeclaration extends FunctionDeclaration {
+  routes: readonly [RouteDeclaration, ...RouteDeclaration[]];
+}
+
+/** One route, its path parameters checked against its path by type. */
+export const route = <const Path extends string>(declaration: RouteDeclaration<Path>): RouteDeclaration<Path> => declaration;
+
+/** An endpoint, checked when its module loads (see checkEndpoint). */
+export function defineEndpoint<const D extends EndpointDeclaration>(declaration: D): D {
+  checkEndpoint(declaration);
+  return declaration;
+}
+
+export function defineFunction<const D extends FunctionDeclaration>(declaration: D): D {
+  checkName(declaration);
+  return declaration;
+}
+
+/** The API Gateway route key, e.g. `GET /{projectKey}/resource/{id}`; the fallback's is `$default`. */
+export const routeKey = (route: Pick<RouteDeclaration, 'method' | 'path'>) => (route.path === FALLBACK_PATH ? FALLBACK_PATH : `${route.method} ${route.path}`);
+
+export const FALLBACK_PATH = '$default';
+
+export class EndpointDeclarationError extends Error {
+  override name = 'EndpointDeclarationError';
+}
+
+/**
+ * Fails closed: an endpoint whose routes or access cannot be enforced is refused when it loads,
+ * so it can never be served without its scope check. The types refuse the same declarations at
+ * compile time; this catches what types cannot see (casts, `any`, JSON, a scope list emptied at run time).
+ */
+export function checkEndpoint(declaration: EndpointDeclaration): void {
+  const fail = (problem: string): never => {
+    throw new EndpointDeclarationError(`The endpoint ${declaration?.name ?? '(unnamed)'} ${problem}`);
+  };
+  checkName(declaration);
+  if (!Array.isArray(declaration.routes) || declaration.routes.length === 0) fail('declares no route.');
+  const keys = new Set<string>();
+  for (const route of declaration.routes) {
+    const key = `${route?.method} ${route?.path}`;
+    if (!HTTP_METHODS.includes(route.method)) fail(`declares the method ${route.method}.`);
+    if (typeof route.path !== 'string' || !(route.path.startsWith('/') || route.path === FALLBACK_PATH)) fail(`declares the path ${route.path}.`);
+    if (keys.has(key)) fail(`declares ${key} twice.`);
+    keys.add(key);
+    checkAccess(route.access, (problem) => fail(`gives ${key} ${problem}`));
+    const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name!).sort();
+    const described = Object.keys(route.pathParameters ?? {}).sort();
+    if (inPath.join() !== described.join()) fail(`describes the path parameters [${described}] of ${key}, whose path has [${inPath}].`);
+  }
+  const bodies = new Set(declaration.routes.map((route) => route.body));
+  // The JSON parser and its limits run for the whole function: JSON routes cannot share one with others.
+  if (bodies.has('json') && bodies.size > 1) fail('mixes JSON routes with routes of other bodies.');
+}
+
+function checkAccess(access: Access | undefined, fail: (problem: string) => never): void {
+  if (access?.kind === 'public') return;
+  if (access?.kind !== 'project') return fail('no access rule: declare { kind: "public" } or the project scopes it accepts.');
+  if (!Array.isArray(access.anyOf) || access.anyOf.length === 0) return fail('no scope: a project route must accept at least one scope.');
+  const unknown = access.anyOf.filter((scope) => !PROJECT_SCOPE_NAMES.includes(scope));
+  if (unknown.length > 0) fail(`unknown scopes: ${unknown.join(', ')}.`);
+}
+
+function checkName(declaration: FunctionDeclaration | undefined): void {
+  if (typeof declaration?.name !== 'string' || !/^[a-z][a-z0-9-]*$/.test(declaration.name)) {
+    throw new EndpointDeclarationError(`A function is declared without a folder name: ${String(declaration?.name)}.`);
+  }
+  if (!Array.isArray(declaration.permissions)) throw new EndpointDeclarationError(`The function ${declaration.name} declares no permissions list.`);
+}

@@ -1,0 +1,151 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { endpoints, fallback, functions } from '../../../functions/endpoints';
+import { PROJECT_SCOPE_NAMES } from '../../../shared/auth/scopes';
+import type { ApiEvent } from '../../../shared/http/api-types';
+import {
+  checkEndpoint,
+  defineEndpoint,
+  EndpointDeclarationError,
+  route,
+  routeKey,
+  type EndpointDeclaration,
+  type RouteDeclaration,
+} from '../../../shared/http/declaration';
+import { endpoint, ok } from '../../../shared/http/endpoint';
+
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
+/** A project route of a made-up endpoint; each test changes what it is about. */
+const projectRoute = route({
+  method: 'GET',
+  path: '/{projectKey}/things',
+  access: { kind: 'project', anyOf: ['manage_test'] },
+  body: 'none',
+  rows: [],
+  summary: 'Things.',
+  pathParameters: { projectKey: { description: 'The project.' } },
+  responses: { 200: { description: 'Things.' } },
+  errors: [],
+});
+const declarationWith = (changes: Partial<RouteDeclaration>): EndpointDeclaration => ({
+  name: 'list-things',
+  permissions: [],
+  routes: [{ ...projectRoute, ...changes }],
+});
+
+describe('an endpoint whose access cannot be enforced is refused (fail closed)', () => {
+  it('does not compile without scopes, with an unknown scope, or without an access rule (and would not load either)', () => {
+    const typed = (access: RouteDeclaration['access']) => () =>
+      defineEndpoint({ name: 'typed-things', permissions: [], routes: [route({ ...projectRoute, access })] });
+    // @ts-expect-error A project route must accept at least one scope: the type is a non-empty tuple.
+    expect(typed({ kind: 'project', anyOf: [] })).toThrow(/at least one scope/);
+    // @ts-expect-error Scope names come from shared/auth/scopes.ts.
+    expect(typed({ kind: 'project', anyOf: ['admin'] })).toThrow(/unknown scopes/);
+    // @ts-expect-error Every route says who may call it.
+    expect(typed({ kind: 'project' })).toThrow(/at least one scope/);
+    // @ts-expect-error `access` is required.
+    expect(() => defineEndpoint({ name: 'typed-things', permissions: [], routes: [route({ ...projectRoute, access: undefined })] })).toThrow(/no access rule/);
+  });
+
+  it.each([
+    ['no scope', { access: { kind: 'project', anyOf: [] } as unknown as RouteDeclaration['access'] }, /at least one scope/],
+    ['no access rule', { access: undefined as unknown as RouteDeclaration['access'] }, /no access rule/],
+    ['an access kind it does not know', { access: { kind: 'anyone' } as unknown as RouteDeclaration['access'] }, /no access rule/],
+    ['a scope nobody declared', { access: { kind: 'project', anyOf: ['admin'] } as unknown as RouteDeclaration['access'] }, /unknown scopes: admin/],
+    ['a path parameter it does not describe', { pathParameters: {} as RouteDeclaration['pathParameters'] }, /path parameters/],
+  ])('refuses a route with %s when its module loads', (_, changes, message) => {
+    expect(() => defineEndpoint(declarationWith(changes))).toThrow(EndpointDeclarationError);
+    expect(() => defineEndpoint(declarationWith(changes))).toThrow(message);
+    // The handler builder checks again: an unchecked object cannot become a Lambda handler either.
+    expect(() => endpoint(declarationWith(changes), async () => ok({}))).toThrow(message);
+  });
+
+  it('refuses an endpoint with no route or no name', () => {
+    expect(() => checkEndpoint({ name: 'nothing', permissions: [], routes: [] as unknown as EndpointDeclaration['routes'] })).toThrow(/no route/);
+    expect(() => checkEndpoint({ ...declarationWith({}), name: '' })).toThrow(/folder name/);
+  });
+});
+
+describe('the handler built from a declaration enforces its access rule', () => {
+  const handle = vi.fn(async () => ok({ things: [] }));
+  const handler = endpoint(declarationWith({}), handle);
+  const invoke = (event: ApiEvent) => handler(event, { functionName: 'list-things', awsRequestId: randomUUID() } as Context);
+
+  const eventFor = (scope: string | undefined, routeKeyOfEvent = 'GET /{projectKey}/things'): ApiEvent =>
+    ({
+      version: '2.0',
+      routeKey: routeKeyOfEvent,
+      rawPath: '/demo/things',
+      rawQueryString: '',
+      headers: {},
+      pathParameters: { projectKey: 'demo' },
+      requestContext: {
+        http: { method: 'GET', path: '/demo/things' },
+        routeKey: routeKeyOfEvent,
+        authorizer: {
+          lambda:
+            scope === undefined
+              ? { authenticated: 'false', reason: 'The Authorization header must be "Bearer <access token>".' }
+              : { authenticated: 'true', clientId: 'c', scope, expiresAt: '9999999999' },
+        },
+      },
+      isBase64Encoded: false,
+    }) as unknown as ApiEvent;
+
+  it('answers 401 invalid_token without a verified token, and never runs the handler', async () => {
+    handle.mockClear();
+    const answer = await invoke(eventFor(undefined));
+    expect(answer.statusCode).toBe(401);
+    expect(JSON.parse(answer.body!).errors[0].code).toBe('invalid_token');
+    expect(handle).not.toHaveBeenCalled();
+  });
+
+  it('answers 403 insufficient_scope when the token lacks the scope, or holds it for another project', async () => {
+    handle.mockClear();
+    for (const scope of ['view_test:demo', 'manage_products:demo', 'manage_test:other', '']) {
+      const answer = await invoke(eventFor(scope));
+      expect(answer.statusCode, scope).toBe(403);
+      expect(JSON.parse(answer.body!).errors[0].code).toBe('insufficient_scope');
+    }
+    expect(handle).not.toHaveBeenCalled();
+  });
+
+  it('runs the handler when the token holds an accepted scope for the path\'s project', async () => {
+    const answer = await invoke(eventFor('view_test:demo manage_test:demo'));
+    expect(answer.statusCode).toBe(200);
+    expect(handle).toHaveBeenCalledOnce();
+  });
+
+  it('refuses (500, handler not run) a route it does not declare, instead of serving it unchecked', async () => {
+    handle.mockClear();
+    const answer = await invoke(eventFor('manage_test:demo', 'GET /{projectKey}/other-things'));
+    expect(answer.statusCode).toBe(500);
+    expect(handle).not.toHaveBeenCalled();
+  });
+});
+
+describe('the list of endpoints', () => {
+  it('holds valid declarations, each accepting only declared scopes on its project routes', () => {
+    for (const declaration of [...endpoints, fallback]) {
+      expect(() => checkEndpoint(declaration), declaration.name).not.toThrow();
+      for (const served of declaration.routes) {
+        if (served.access.kind === 'project') expect(served.access.anyOf.every((scope) => PROJECT_SCOPE_NAMES.includes(scope))).toBe(true);
+      }
+    }
+  });
+
+  it('names every function after its folder, and every folder of functions/ is in the list', () => {
+    const root = new URL('../../../functions/', import.meta.url);
+    const folders = readdirSync(root, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(functions.map((declaration) => declaration.name).sort()).toEqual(folders.sort());
+    for (const { name } of functions) expect(existsSync(new URL(`${name}/handler.ts`, root)), name).toBe(true);
+  });
+
+  it('serves each route key once', () => {
+    const keys = endpoints.flatMap((declaration) => declaration.routes.map(routeKey));
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
