@@ -41,8 +41,8 @@ import {
   type PredicateNode,
   type ValueNode,
   type VariableValue,
-  parsePredicate,
-} from './predicate-parser.js';
+} from './predicate-ast.js';
+import { parsePredicate } from './predicate-parser.js';
 import { QueryError } from './query-error.js';
 
 /** Input variables by name (without the `var.` prefix), each with the values of its query parameters. */
