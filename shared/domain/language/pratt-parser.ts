@@ -1,3 +1,4 @@
+import type { Lexer } from './lexer';
 import type { SyntaxErrors, Token, TokenOfType } from './token';
 
 /**
@@ -77,16 +78,17 @@ export interface Language<Tok extends Token> {
   readonly nesting?: { readonly maxDepth: number; tooDeep(open: Tok): Error };
 }
 
-/** A parse of one token stream (ending with the end token, as the Lexer makes it). */
+/** The parse of one source text: reads all its tokens with the language's lexer, then parses on demand. */
 export class PrattParser<Tok extends Token> {
+  readonly source: string;
   private readonly tokens: readonly Tok[];
   private readonly language: Language<Tok>;
   private index = 0;
   private depth = 0;
 
-  constructor(tokens: readonly Tok[], language: Language<Tok>) {
-    if (tokens.at(-1)?.type !== 'end') throw new Error('A token stream must end with the end token');
-    this.tokens = tokens;
+  constructor(source: string, lexer: Lexer<Tok>, language: Language<Tok>) {
+    this.source = source;
+    this.tokens = lexer.tokenize(source, language.errors);
     this.language = language;
   }
 
@@ -183,6 +185,11 @@ export class PrattParser<Tok extends Token> {
   /** The whole source must have been read; `expected` says what else could have followed. */
   expectEnd(expected: string): void {
     if (!this.isAt('end')) throw this.unexpected(this.peek(), expected);
+  }
+
+  /** The source text from the start of `first` to the end of `last`, as written. */
+  textBetween(first: Tok, last: Tok): string {
+    return this.source.slice(first.offset, last.offset + last.text.length);
   }
 
   unexpected(token: Tok, expected: string): Error {

@@ -49,15 +49,9 @@ export const predicateLexer = new Lexer<PredicateToken>(/[ \t\n\r]+/)
     }),
   )
   // Two-character operators first, so `<=` is not read as `<` followed by `=`.
-  .token(
-    'operator',
-    matching(/<=|>=|!=|<>|=|<|>/, ([text]) => (text === '<>' ? '!=' : (text as ComparisonOperator))),
-  )
+  .token('operator', matching(/<=|>=|!=|<>|=|<|>/, ([text]) => (text === '<>' ? '!=' : (text as ComparisonOperator))))
   .token('number', matching(NUMBER, ([text], offset, source, fail) => numberValue(text, offset, source, fail)))
-  .token(
-    'word',
-    matching(/[A-Za-z_][A-Za-z0-9_]*/, ([text]) => text),
-  );
+  .token('word', matching(/[A-Za-z_][A-Za-z0-9_]*/, ([text]) => text));
 
 function numberValue(text: string, offset: number, source: string, fail: ProblemAt): number {
   const end = offset + text.length;

@@ -46,7 +46,7 @@ export function parsePredicate(source: string): PredicateNode {
   if (source.length > MAX_PREDICATE_LENGTH) {
     throw new QueryError(PARAMETER, `Predicate is ${source.length} characters long, more than the ${MAX_PREDICATE_LENGTH} allowed`);
   }
-  const parser = new PrattParser(predicateLexer.tokenize(source, SYNTAX_ERRORS), PREDICATE_LANGUAGE);
+  const parser = new PrattParser(source, predicateLexer, PREDICATE_LANGUAGE);
   const predicate = parser.parse(operandRules, EXPECTED_OPERAND);
   parser.expectEnd("'and', 'or' or the end of the predicate");
   return predicate;
@@ -101,7 +101,12 @@ function fieldPredicate(first: PredicateToken, parser: Parser): FieldPredicateNo
 }
 
 const fieldOperatorRules = new PrattRules<PredicateToken, FieldPredicateNode, FieldPath>()
-  .infix('(', FIELD_OPERATOR, (field, open, parser) => ({ kind: 'nested', field, predicate: group(open, parser), position: field.position }))
+  .infix('(', FIELD_OPERATOR, (field, open, parser) => ({
+    kind: 'nested',
+    field,
+    predicate: group(open, parser),
+    position: field.position,
+  }))
   .infix('operator', FIELD_OPERATOR, (field, operator, parser) => ({
     kind: 'comparison',
     field,

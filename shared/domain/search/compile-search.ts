@@ -1,5 +1,5 @@
 import { allOf, rememberLastAnswer, type DocumentPredicate } from './document-values';
-import type { ExpressionSource } from './expression-lexer';
+import type { ExpressionSource } from './expression-ast';
 import { compileFacets, type FacetAccumulator } from './facets';
 import { FieldCatalog } from './field-catalog';
 import { compileFilter } from './filter-expression';

@@ -1,14 +1,7 @@
 import * as z from 'zod';
 import { valuesAt, type DocumentPredicate } from './document-values';
-import type { ExpressionSource } from './expression-lexer';
-import {
-  parseFacetExpression,
-  type Bound,
-  type Condition,
-  type FacetExpression,
-  type RangeItem,
-  type Scalar,
-} from './expression-parser';
+import type { Bound, Condition, ExpressionSource, FacetExpression, RangeItem, Scalar } from './expression-ast';
+import { parseFacetExpression } from './expression-parser';
 import type { Field, FieldCatalog } from './field-catalog';
 import { checkCondition, conditionPredicate, isOfKind, resolveField } from './filter-expression';
 import { malformedParameter } from './search-error';
