@@ -11,6 +11,7 @@
  * - A comparison with an absent value is false, also for `!=` and `not in`; `is not defined` is true.
  * - An absent array counts as empty; an absent object as an object without fields.
  */
+import type { DocumentPredicate } from '../language/document-predicate.js';
 import {
   type Comparable,
   type FieldSchema,
@@ -45,6 +46,9 @@ import {
 import { parsePredicate } from './predicate-parser.js';
 import { QueryError } from './query-error.js';
 
+/** Declared with the shared language parts; exported here too, where the query code always found it. */
+export type { DocumentPredicate };
+
 /** Input variables by name (without the `var.` prefix), each with the values of its query parameters. */
 export type PredicateVariables = Readonly<Record<string, readonly string[]>>;
 
@@ -52,8 +56,6 @@ export interface PredicateOptions {
   readonly schema: FieldSchema;
   readonly variables: PredicateVariables;
 }
-
-export type DocumentPredicate = (doc: unknown) => boolean;
 
 const PARAMETER = 'where';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { valuesAt, type DocumentPredicate } from './document-values';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { valuesAt } from './document-values';
 import type { Bound, Condition, ExpressionSource, FacetExpression, RangeItem, Scalar } from './expression-ast';
 import { parseFacetExpression } from './expression-parser';
 import type { Field, FieldCatalog } from './field-catalog';

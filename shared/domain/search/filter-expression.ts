@@ -1,4 +1,5 @@
-import { valuesAt, type DocumentPredicate } from './document-values';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { valuesAt } from './document-values';
 import type { Bound, Condition, ExpressionSource, FieldReference, Scalar, ValueItem } from './expression-ast';
 import { parseFilterExpression } from './expression-parser';
 import type { Field, FieldCatalog, FieldKind } from './field-catalog';
