@@ -13,23 +13,17 @@
  */
 import type { DocumentPredicate } from '../language/document-predicate.js';
 import {
-  type Comparable,
   type FieldSchema,
   type ObjectFieldSchema,
   type ScalarKind,
-  comparableValue,
-  compareValues,
   describeField,
   describeValues,
   fieldNamed,
-  instantOf,
-  isObject,
-  isPresent,
   isScalar,
   objectWithin,
-  propertyOf,
   requireObjectSchema,
 } from './field-schema.js';
+import { type Comparable, comparableValue, compareValues, instantOf, isObject, isPresent, propertyOf } from './field-values.js';
 import {
   type ComparisonNode,
   type ComparisonOperator,
