@@ -35,23 +35,24 @@ const STRING_ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
+// No two token types start with the same character, so the order only puts the frequent first.
 export const predicateLexer = new Lexer<PredicateToken>(/[ \t\n\r]+/)
+  .token('word', matching(/[A-Za-z_][A-Za-z0-9_]*/, ([text]) => text))
   .token('(', exactly('('))
   .token(')', exactly(')'))
+  // Two-character operators first, so `<=` is not read as `<` followed by `=`.
+  .token('operator', matching(/<=|>=|!=|<>|=|<|>/, ([text]) => (text === '<>' ? '!=' : (text as ComparisonOperator))))
+  .token('string', readString)
+  .token('number', matching(NUMBER, ([text], offset, source, fail) => numberValue(text, offset, source, fail)))
   .token(',', exactly(','))
   .token('.', exactly('.'))
-  .token('string', readString)
   .token(
     'variable',
     matching(/:([A-Za-z0-9_]*)/, ([, name], offset, _source, fail) => {
       if (!name) throw fail("Expected a variable name after ':'", offset);
       return name;
     }),
-  )
-  // Two-character operators first, so `<=` is not read as `<` followed by `=`.
-  .token('operator', matching(/<=|>=|!=|<>|=|<|>/, ([text]) => (text === '<>' ? '!=' : (text as ComparisonOperator))))
-  .token('number', matching(NUMBER, ([text], offset, source, fail) => numberValue(text, offset, source, fail)))
-  .token('word', matching(/[A-Za-z_][A-Za-z0-9_]*/, ([text]) => text));
+  );
 
 function numberValue(text: string, offset: number, source: string, fail: ProblemAt): number {
   const end = offset + text.length;
