@@ -18,8 +18,14 @@ export type ExpressionToken = TokensOf<{
   '.': undefined;
 }>;
 
+// No two token types start with the same character, so the order only puts the frequent first.
 export const expressionLexer = new Lexer<ExpressionToken>(/\s+/)
   .token('word', matching(/[\p{L}_][\p{L}\p{N}_]*/u, ([text]) => text))
+  .token('.', exactly('.'))
+  .token(':', exactly(':'))
+  .token(',', exactly(','))
+  .token('(', exactly('('))
+  .token(')', exactly(')'))
   .token(
     'number',
     matching(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, ([text], offset, _source, fail) => {
@@ -29,12 +35,7 @@ export const expressionLexer = new Lexer<ExpressionToken>(/\s+/)
     }),
   )
   .token('string', readString)
-  .token(':', exactly(':'))
-  .token(',', exactly(','))
-  .token('(', exactly('('))
-  .token(')', exactly(')'))
-  .token('*', exactly('*'))
-  .token('.', exactly('.'));
+  .token('*', exactly('*'));
 
 /** A double-quoted string; a backslash takes the next character literally. */
 function readString(source: string, start: number, fail: ProblemAt): Lexeme<string> | undefined {
