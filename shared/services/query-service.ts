@@ -15,7 +15,7 @@ export class ResourceQueryService {
   /** Rows 1 and 12. */
   async query(projectKey: string, query: QueryParameters): Promise<Page<Resource>> {
     const plan = planQuery({ where: query.all('where'), sort: query.all('sort'), variables: variablesOf(query) });
-    return collectPage(this.store.scan(projectKey, { fromId: plan.fromId }), plan, pageOf(query));
+    return collectPage(this.store.scan(projectKey, { fromId: plan.fromId }), plan, pageRequestOf(query));
   }
 
   /** Row 5: whether any resource matches; reading stops at the first match. */
@@ -40,7 +40,7 @@ export class ResourceQueryService {
     const page = await collectPage(
       this.store.scan(projectKey),
       plan,
-      pageOf(query),
+      pageRequestOf(query),
       facets && ((resource) => search.matchesFacetBase(resource) && facets.add(resource)),
     );
     return { ...page, facets: facets?.result() ?? {} };
@@ -52,7 +52,7 @@ function variablesOf(query: QueryParameters): Record<string, readonly string[]> 
   return Object.fromEntries(query.matching(/^var\.[a-zA-Z0-9]+$/).map(([name, values]) => [name.slice('var.'.length), values]));
 }
 
-function pageOf(query: QueryParameters): PageRequest {
+function pageRequestOf(query: QueryParameters): PageRequest {
   return {
     limit: query.number('limit') ?? 20,
     offset: query.number('offset') ?? 0,

@@ -11,24 +11,19 @@
  * - A comparison with an absent value is false, also for `!=` and `not in`; `is not defined` is true.
  * - An absent array counts as empty; an absent object as an object without fields.
  */
+import type { DocumentPredicate } from '../language/document-predicate.js';
 import {
-  type Comparable,
   type FieldSchema,
   type ObjectFieldSchema,
   type ScalarKind,
-  comparableValue,
-  compareValues,
   describeField,
   describeValues,
   fieldNamed,
-  instantOf,
-  isObject,
-  isPresent,
   isScalar,
   objectWithin,
-  propertyOf,
   requireObjectSchema,
 } from './field-schema.js';
+import { type Comparable, comparableValue, compareValues, instantOf, isObject, isPresent, propertyOf } from './field-values.js';
 import {
   type ComparisonNode,
   type ComparisonOperator,
@@ -41,9 +36,12 @@ import {
   type PredicateNode,
   type ValueNode,
   type VariableValue,
-  parsePredicate,
-} from './predicate-parser.js';
+} from './predicate-ast.js';
+import { parsePredicate } from './predicate-parser.js';
 import { QueryError } from './query-error.js';
+
+/** Declared with the shared language parts; exported here too, where the query code always found it. */
+export type { DocumentPredicate };
 
 /** Input variables by name (without the `var.` prefix), each with the values of its query parameters. */
 export type PredicateVariables = Readonly<Record<string, readonly string[]>>;
@@ -52,8 +50,6 @@ export interface PredicateOptions {
   readonly schema: FieldSchema;
   readonly variables: PredicateVariables;
 }
-
-export type DocumentPredicate = (doc: unknown) => boolean;
 
 const PARAMETER = 'where';
 

@@ -1,5 +1,6 @@
-import { allOf, rememberLastAnswer, type DocumentPredicate } from './document-values';
-import type { ExpressionSource } from './expression-lexer';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { allOf, rememberLastAnswer } from './document-values';
+import type { ExpressionSource } from './expression-ast';
 import { compileFacets, type FacetAccumulator } from './facets';
 import { FieldCatalog } from './field-catalog';
 import { compileFilter } from './filter-expression';

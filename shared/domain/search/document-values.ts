@@ -1,7 +1,5 @@
 /** Reading resource documents: plain JSON values of unknown shape. */
-
-/** Answers whether a document passes some part of a search. */
-export type DocumentPredicate = (doc: unknown) => boolean;
+import type { DocumentPredicate } from '../language/document-predicate';
 
 /**
  * The values a document holds at a field path. Arrays met on the way or at the end are

@@ -1,8 +1,6 @@
-import { lex, syntaxError, type ExpressionSource, type SymbolText, type Token } from './expression-lexer';
-import type { SearchError } from './search-error';
-
 /**
- * Parses filter and facet expressions (commercetools product search syntax):
+ * The grammar of filter and facet expressions (commercetools product search syntax), as rules
+ * for the shared Pratt parser:
  *
  *   filter     := fieldPath ':' condition
  *   facet      := fieldPath [':' condition] ['as' name]
@@ -11,68 +9,44 @@ import type { SearchError } from './search-error';
  *   item       := number | string | ['range'] '(' bound 'to' bound ')'
  *   bound      := number | string | '*'
  *
- * The result is syntax only; whether the field exists and the values fit it is checked later.
+ * There are no operators with precedence here: `itemRules` and `boundRules` are prefix tables
+ * (which token begins which form). Keywords are case-sensitive, as in commercetools.
  */
-
-export type Scalar = number | string;
-
-/** A range end; undefined is `*`, an open end. */
-export type Bound = { value: Scalar; text: string } | undefined;
-
-export interface TermItem {
-  kind: 'term';
-  value: Scalar;
-  text: string;
-  column: number;
-}
-
-export interface RangeItem {
-  kind: 'range';
-  from: Bound;
-  to: Bound;
-  text: string;
-  column: number;
-}
-
-export type ValueItem = TermItem | RangeItem;
-
-export type Condition = { kind: 'exists' } | { kind: 'missing' } | { kind: 'values'; items: ValueItem[] };
-
-export interface FieldReference {
-  path: string;
-  column: number;
-}
-
-export interface FilterExpression {
-  source: ExpressionSource;
-  field: FieldReference;
-  condition: Condition;
-}
-
-export interface FacetExpression {
-  source: ExpressionSource;
-  field: FieldReference;
-  /** Absent for a term facet (`facet=<field>`). */
-  condition: Condition | undefined;
-  alias: string | undefined;
-}
+import { fieldPathFrom } from '../language/field-path';
+import { PrattParser, PrattRules, type Language } from '../language/pratt-parser';
+import type { TokenOfType } from '../language/token';
+import type {
+  Bound,
+  Condition,
+  ExpressionSource,
+  FacetExpression,
+  FieldReference,
+  FilterExpression,
+  RangeItem,
+  TermItem,
+  ValueItem,
+} from './expression-ast';
+import { expressionLexer, type ExpressionToken } from './expression-lexer';
+import { syntaxError } from './search-error';
 
 export function parseFilterExpression(source: ExpressionSource): FilterExpression {
-  const parser = new Parser(source);
-  const field = parser.fieldPath();
-  const condition = parser.condition();
-  parser.end(whatMayFollow(condition, { alias: false }));
+  const parser = parserFor(source);
+  const field = fieldReference(parser);
+  const condition = conditionAfterColon(parser);
+  parser.expectEnd(whatMayFollow(condition, { alias: false }));
   return { source, field, condition };
 }
 
 export function parseFacetExpression(source: ExpressionSource): FacetExpression {
-  const parser = new Parser(source);
-  const field = parser.fieldPath();
-  const condition = parser.nextIsSymbol(':') ? parser.condition() : undefined;
-  const alias = parser.alias();
-  parser.end(alias === undefined ? whatMayFollow(condition, { alias: true }) : 'the end of the expression');
+  const parser = parserFor(source);
+  const field = fieldReference(parser);
+  const condition = parser.isAt(':') ? conditionAfterColon(parser) : undefined;
+  const alias = parser.acceptKeyword('as') ? parser.expect('word', "a facet name after 'as'").text : undefined;
+  parser.expectEnd(alias === undefined ? whatMayFollow(condition, { alias: true }) : 'the end of the expression');
   return { source, field, condition, alias };
 }
+
+type Parser = PrattParser<ExpressionToken>;
 
 /** For error messages: what could have come instead of the token found after an expression. */
 function whatMayFollow(condition: Condition | undefined, allows: { alias: boolean }): string {
@@ -84,123 +58,62 @@ function whatMayFollow(condition: Condition | undefined, allows: { alias: boolea
   return continuations.length === 0 ? end : `${continuations.join(', ')} or ${end}`;
 }
 
-class Parser {
-  private readonly source: ExpressionSource;
-  private readonly tokens: readonly Token[];
-  private position = 0;
+function fieldReference(parser: Parser): FieldReference {
+  const path = fieldPathFrom(parser.expect('word', 'a field name'), parser);
+  return { path: path.segments.join('.'), column: path.offset + 1 };
+}
 
-  constructor(source: ExpressionSource) {
-    this.source = source;
-    this.tokens = lex(source);
-  }
+function conditionAfterColon(parser: Parser): Condition {
+  parser.expect(':', "':'");
+  if (parser.acceptKeyword('exists')) return { kind: 'exists' };
+  if (parser.acceptKeyword('missing')) return { kind: 'missing' };
+  const item = () => parser.parse(itemRules, 'a number, a "quoted string", range(from to to), exists or missing');
+  return { kind: 'values', items: parser.separated(',', item) };
+}
 
-  fieldPath(): FieldReference {
-    const first = this.expectWord('a field name');
-    let path = first.text;
-    while (this.acceptSymbol('.')) path += `.${this.expectWord("a field name after '.'").text}`;
-    return { path, column: first.column };
-  }
+const itemRules = new PrattRules<ExpressionToken, ValueItem>()
+  .prefix('number', term)
+  .prefix('string', term)
+  .prefixKeyword('range', (keyword, parser) => {
+    parser.expect('(', "'('");
+    return rangeFrom(keyword, parser);
+  })
+  // commercetools lists further ranges without repeating the keyword: `range (1 to 5), (7 to 9)`
+  .prefix('(', (open, parser) => rangeFrom(open, parser));
 
-  condition(): Condition {
-    this.expectSymbol(':');
-    if (this.acceptWord('exists')) return { kind: 'exists' };
-    if (this.acceptWord('missing')) return { kind: 'missing' };
-    const items = [this.item()];
-    while (this.acceptSymbol(',')) items.push(this.item());
-    return { kind: 'values', items };
-  }
+function term(token: TokenOfType<ExpressionToken, 'number' | 'string'>): TermItem {
+  return { kind: 'term', value: token.value, text: token.text, column: token.offset + 1 };
+}
 
-  alias(): string | undefined {
-    return this.acceptWord('as') ? this.expectWord("a facet name after 'as'").text : undefined;
-  }
+/** The rest of a range after its `(`; `start` (`range` or the `(`) is where the range's text begins. */
+function rangeFrom(start: ExpressionToken, parser: Parser): RangeItem {
+  const from = bound(parser);
+  parser.expectKeyword('to', "'to'");
+  const to = bound(parser);
+  const close = parser.expect(')', "')'");
+  return { kind: 'range', from, to, text: parser.textBetween(start, close), column: start.offset + 1 };
+}
 
-  end(expected: string): void {
-    const token = this.peek();
-    if (token.type !== 'end') throw this.unexpected(token, expected);
-  }
+const boundRules = new PrattRules<ExpressionToken, Bound>()
+  .prefix('number', (token) => ({ value: token.value, text: token.text }))
+  .prefix('string', (token) => ({ value: token.value, text: token.text }))
+  .prefix('*', () => undefined);
 
-  nextIsSymbol(symbol: SymbolText): boolean {
-    const token = this.peek();
-    return token.type === 'symbol' && token.text === symbol;
-  }
+function bound(parser: Parser): Bound {
+  return parser.parse(boundRules, 'a number, a "quoted string" or * for an open end');
+}
 
-  private item(): ValueItem {
-    const token = this.peek();
-    if (token.type === 'number' || token.type === 'string') {
-      this.advance();
-      return { kind: 'term', value: token.value, text: token.text, column: token.column };
-    }
-    if (token.type === 'word' && token.text === 'range') {
-      this.advance();
-      return this.range(token.column);
-    }
-    // commercetools lists further ranges without repeating the keyword: `range (1 to 5), (7 to 9)`
-    if (this.nextIsSymbol('(')) return this.range(token.column);
-    throw this.unexpected(token, 'a number, a "quoted string", range(from to to), exists or missing');
-  }
-
-  private range(column: number): RangeItem {
-    this.expectSymbol('(');
-    const from = this.bound();
-    this.expectWord("'to'", 'to');
-    const to = this.bound();
-    const close = this.expectSymbol(')');
-    const text = this.source.text.slice(column - 1, close.column);
-    return { kind: 'range', from, to, text, column };
-  }
-
-  private bound(): Bound {
-    const token = this.peek();
-    if (token.type === 'number' || token.type === 'string') {
-      this.advance();
-      return { value: token.value, text: token.text };
-    }
-    if (this.acceptSymbol('*')) return undefined;
-    throw this.unexpected(token, 'a number, a "quoted string" or * for an open end');
-  }
-
-  private peek(): Token {
-    return this.tokens[this.position] ?? this.endToken();
-  }
-
-  private endToken(): Token {
-    return { type: 'end', text: '', column: this.source.text.length + 1 };
-  }
-
-  private advance(): Token {
-    const token = this.peek();
-    if (token.type !== 'end') this.position++;
-    return token;
-  }
-
-  private acceptSymbol(symbol: SymbolText): boolean {
-    if (!this.nextIsSymbol(symbol)) return false;
-    this.advance();
-    return true;
-  }
-
-  private acceptWord(word: string): boolean {
-    const token = this.peek();
-    if (token.type !== 'word' || token.text !== word) return false;
-    this.advance();
-    return true;
-  }
-
-  private expectSymbol(symbol: SymbolText): Token {
-    if (!this.nextIsSymbol(symbol)) throw this.unexpected(this.peek(), `'${symbol}'`);
-    return this.advance();
-  }
-
-  /** A word; with `exactly` given, that very word. */
-  private expectWord(description: string, exactly?: string): Token {
-    const token = this.peek();
-    const fits = token.type === 'word' && (exactly === undefined || token.text === exactly);
-    if (!fits) throw this.unexpected(token, description);
-    return this.advance();
-  }
-
-  private unexpected(token: Token, expected: string): SearchError {
-    const found = token.type === 'end' ? 'the end of the expression' : `'${token.text}'`;
-    return syntaxError(this.source, `Expected ${expected} but found ${found}`, token.column);
-  }
+/** Errors point at 1-based columns of the expression and name the parameter it came in. */
+function parserFor(source: ExpressionSource): Parser {
+  const language: Language<ExpressionToken> = {
+    errors: {
+      at: (problem, offset) => syntaxError(source, problem, offset + 1),
+      unexpected(token, expected) {
+        const found = token.type === 'end' ? 'the end of the expression' : `'${token.text}'`;
+        return syntaxError(source, `Expected ${expected} but found ${found}`, token.offset + 1);
+      },
+    },
+    keywordOf: (token) => (token.type === 'word' ? token.text : undefined),
+  };
+  return new PrattParser(source.text, expressionLexer, language);
 }

@@ -1,14 +1,8 @@
-import * as z from 'zod';
-import { valuesAt, type DocumentPredicate } from './document-values';
-import type { ExpressionSource } from './expression-lexer';
-import {
-  parseFacetExpression,
-  type Bound,
-  type Condition,
-  type FacetExpression,
-  type RangeItem,
-  type Scalar,
-} from './expression-parser';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { valuesAt } from './document-values';
+import type { Bound, Condition, ExpressionSource, FacetExpression, RangeItem, Scalar } from './expression-ast';
+import { parseFacetExpression } from './expression-parser';
+import type { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from './facet-results';
 import type { Field, FieldCatalog } from './field-catalog';
 import { checkCondition, conditionPredicate, isOfKind, resolveField } from './filter-expression';
 import { malformedParameter } from './search-error';
@@ -24,62 +18,6 @@ import { malformedParameter } from './search-error';
  * expression as given). Memory grows with the distinct values of a term facet, never with the
  * number of documents.
  */
-
-const FacetValue = z.union([z.number(), z.string()]);
-
-export const FacetTerm = z.object({
-  term: FacetValue,
-  count: z.number().int(),
-});
-export type FacetTerm = z.infer<typeof FacetTerm>;
-
-export const TermFacetResult = z
-  .object({
-    type: z.literal('terms'),
-    dataType: z.enum(['number', 'text']),
-    missing: z.number().int().meta({ description: 'Documents without a value for the field' }),
-    total: z.number().int().meta({ description: 'The sum of the term counts (a document counts once per distinct value it holds)' }),
-    other: z.number().int().meta({ description: 'Counts of terms left out; every term is listed, so always 0' }),
-    terms: z.array(FacetTerm).meta({ description: 'By count, highest first; equal counts by term, ascending' }),
-  })
-  .meta({ description: '`facet=<field>`: documents per distinct value' });
-export type TermFacetResult = z.infer<typeof TermFacetResult>;
-
-export const FacetRange = z.object({
-  type: z.literal('double'),
-  from: z.number().meta({ description: "0 and '' (fromStr) for an open end, as commercetools writes them" }),
-  fromStr: z.string(),
-  to: z.number().meta({ description: "0 and '' (toStr) for an open end" }),
-  toStr: z.string(),
-  count: z.number().int().meta({ description: 'Documents with at least one value in the range' }),
-  totalCount: z.number().int().meta({ description: 'Values in the range, over all documents' }),
-  total: z.number().meta({ description: 'Sum of those values; 0 when there are none (so are min, max and mean)' }),
-  min: z.number(),
-  max: z.number(),
-  mean: z.number(),
-});
-export type FacetRange = z.infer<typeof FacetRange>;
-
-export const RangeFacetResult = z
-  .object({
-    type: z.literal('range'),
-    dataType: z.literal('number'),
-    ranges: z.array(FacetRange),
-  })
-  .meta({ description: '`facet=<field>:range(0 to 100), (100 to *)`: statistics per range (from included, to excluded)' });
-export type RangeFacetResult = z.infer<typeof RangeFacetResult>;
-
-export const FilterFacetResult = z
-  .object({
-    type: z.literal('filter'),
-    count: z.number().int().meta({ description: 'Documents matching the condition' }),
-  })
-  .meta({ description: '`facet=<field>:<filter condition>`: documents matching the condition' });
-export type FilterFacetResult = z.infer<typeof FilterFacetResult>;
-
-/** One facet of a search answer, keyed in `facets` by its `as` name or its expression. */
-export const FacetResult = z.discriminatedUnion('type', [TermFacetResult, RangeFacetResult, FilterFacetResult]);
-export type FacetResult = z.infer<typeof FacetResult>;
 
 export interface FacetAccumulator {
   add(doc: unknown): void;

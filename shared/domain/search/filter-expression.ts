@@ -1,15 +1,9 @@
-import { valuesAt, type DocumentPredicate } from './document-values';
-import { syntaxError, type ExpressionSource } from './expression-lexer';
-import {
-  parseFilterExpression,
-  type Bound,
-  type Condition,
-  type FieldReference,
-  type Scalar,
-  type ValueItem,
-} from './expression-parser';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { valuesAt } from './document-values';
+import type { Bound, Condition, ExpressionSource, FieldReference, Scalar, ValueItem } from './expression-ast';
+import { parseFilterExpression } from './expression-parser';
 import type { Field, FieldCatalog, FieldKind } from './field-catalog';
-import { malformedParameter } from './search-error';
+import { malformedParameter, syntaxError } from './search-error';
 
 /**
  * Filter expressions, e.g. `objectTypeProperty.arrayOfIntExample:1,range(5 to *)`: a document

@@ -1,3 +1,5 @@
+import type { ExpressionSource } from './expression-ast';
+
 /**
  * A search request the engine refuses. The HTTP layer answers it with 400 `InvalidInput`;
  * `parameter` names the query parameter at fault and the message says what is wrong and where.
@@ -15,4 +17,9 @@ export class SearchError extends Error {
 /** The usual shape: `Malformed parameter: filter: Unknown field 'x'.` */
 export function malformedParameter(parameter: string, detail: string): SearchError {
   return new SearchError(parameter, `Malformed parameter: ${parameter}: ${detail}`);
+}
+
+/** A syntax error pointing at a 1-based column of the expression. */
+export function syntaxError(source: ExpressionSource, detail: string, column: number): SearchError {
+  return malformedParameter(source.parameter, `${detail} at column ${column} of '${source.text}'.`);
 }

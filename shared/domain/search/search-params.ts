@@ -1,4 +1,4 @@
-import type { ExpressionSource } from './expression-lexer';
+import type { ExpressionSource } from './expression-ast';
 import { malformedParameter, SearchError } from './search-error';
 import { defaultFuzzyLevel, MAX_FUZZY_LEVEL, tokenize, type TextQuery } from './text-match';
 

@@ -1,4 +1,5 @@
-import { forEachString, type DocumentPredicate } from './document-values';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { forEachString } from './document-values';
 
 /**
  * Full-text matching: a document matches when every term of the query matches some token
