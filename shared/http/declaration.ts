@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
-import type { ErrorResponseName } from './contract/error-responses';
+import type { ErrorResponseName } from './contract/error-names';
 import type { Tag } from './contract/tags';
 import type { ParameterSpecs } from './parameters';
 
