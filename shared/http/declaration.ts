@@ -102,6 +102,8 @@ export interface FunctionDeclaration {
   /** The folder under functions/: the function's entry, construct id and operationId. */
   name: string;
   permissions: readonly Permission[];
+  /** Files the handler reads next to its bundle (paths from the repository root), copied there at bundling. */
+  filesBesideBundle?: readonly string[];
 }
 
 /** A function that serves routes of the API. */
