@@ -12,11 +12,9 @@ import type { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
-import { getApiDocs } from '../functions/get-api-docs/endpoint';
 import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
 import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
-import { copyApiDocsAssets } from './api-docs-assets';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
 import { grantPermissions } from './function-permissions';
@@ -50,7 +48,8 @@ export const THROTTLE = { api: { rate: 1000, burst: 2000 }, token: { rate: 20, b
 
 /**
  * One deployment of the service for a region/cloudProvider pairing: an HTTP API whose routes are
- * the route table's, one function per route, the authorizer, the table, and the token signing key.
+ * derived from the endpoint declarations (functions/endpoints.ts), one function per endpoint with the
+ * permissions it declares, the authorizer, the table, and the token signing key.
  */
 export class GenericResourceServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: GenericResourceServiceStackProps) {
@@ -151,8 +150,7 @@ export class GenericResourceServiceStack extends Stack {
       const fn = new EndpointFunction(this, pascalCase(declaration.name), {
         handler: declaration.name,
         environment,
-        // The API reference page ships Swagger UI's two files next to its bundle.
-        ...(declaration === getApiDocs ? { commandHooks: copyApiDocsAssets } : {}),
+        filesBesideBundle: declaration.filesBesideBundle,
       });
       grantPermissions(fn, declaration.permissions, { table, signingKey, images });
       return fn;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { API_DOCS_ASSETS } from '../../shared/http/api-docs';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
@@ -12,6 +13,8 @@ export const getApiDocs = defineEndpoint({
   name: 'get-api-docs',
   // The page and its files ship with the function: no data, no keys.
   permissions: [],
+  // Swagger UI's script and style sheet: the handler reads them next to its bundle (shared/http/api-docs.ts).
+  filesBesideBundle: Object.keys(API_DOCS_ASSETS).map((name) => `node_modules/swagger-ui-dist/${name}`),
   routes: [
     route({
       ...PAGE_FILE,

@@ -1,7 +1,8 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { functionEntry, lambdaBundling, projectRoot } from '../bundling';
+import { copyBesideBundle } from '../files-beside-bundle';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -11,8 +12,8 @@ export interface EndpointFunctionProps {
   handler: string;
   environment: Record<string, string>;
   memorySize?: number;
-  /** Commands around bundling, e.g. to place files next to the bundle (infra/api-docs-assets.ts). */
-  commandHooks?: ICommandHooks;
+  /** Files the handler reads next to its bundle (paths from the repository root). */
+  filesBesideBundle?: readonly string[];
 }
 
 /**
@@ -54,7 +55,7 @@ export class EndpointFunction extends NodejsFunction {
         bundleAwsSDK: true,
         mainFields: lambdaBundling.mainFields,
         banner: lambdaBundling.banner,
-        commandHooks: props.commandHooks,
+        commandHooks: props.filesBesideBundle?.length ? copyBesideBundle(props.filesBesideBundle) : undefined,
         esbuildArgs: Object.fromEntries(
           Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
         ),

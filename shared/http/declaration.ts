@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
-import type { ErrorResponseName } from './contract/error-responses';
+import type { ErrorResponseName } from './contract/error-names';
 import type { Tag } from './contract/tags';
 import type { ParameterSpecs } from './parameters';
 
@@ -102,6 +102,8 @@ export interface FunctionDeclaration {
   /** The folder under functions/: the function's entry, construct id and operationId. */
   name: string;
   permissions: readonly Permission[];
+  /** Files the handler reads next to its bundle (paths from the repository root), copied there at bundling. */
+  filesBesideBundle?: readonly string[];
 }
 
 /** A function that serves routes of the API. */

@@ -3,7 +3,7 @@ import { invalidInput } from './errors';
 import { parseDecimal, type QueryParameters } from './query-parameters';
 
 /**
- * Declared query parameters of a route (in the route table). The endpoint wrapper checks every
+ * Declared query parameters of a route (in its endpoint's declaration). The endpoint builder checks every
  * declared parameter before the handler runs, so a wrong type is a 400 naming the parameter,
  * never a silent default; parameters nobody declared are ignored, as in commercetools.
  */

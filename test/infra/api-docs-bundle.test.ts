@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { copyApiDocsAssets } from '../../infra/api-docs-assets';
+import { getApiDocs } from '../../functions/get-api-docs/endpoint';
 import { EndpointFunction } from '../../infra/constructs/endpoint-function';
 import { API_DOCS_ASSETS, swaggerUiDist } from '../../shared/http/api-docs';
 
@@ -17,7 +17,7 @@ describe('the API reference function', () => {
   it('is bundled with Swagger UI\'s two files next to its code (real esbuild bundling)', async () => {
     outdir = await mkdtemp(join(tmpdir(), 'grs-cdk-'));
     const app = new App({ outdir });
-    new EndpointFunction(new Stack(app, 'ApiDocs'), 'GetApiDocs', { handler: 'get-api-docs', environment: {}, commandHooks: copyApiDocsAssets });
+    new EndpointFunction(new Stack(app, 'ApiDocs'), 'GetApiDocs', { handler: getApiDocs.name, environment: {}, filesBesideBundle: getApiDocs.filesBesideBundle });
     app.synth();
 
     const bundle = readdirSync(outdir)

@@ -19,6 +19,7 @@ import {
   requestEntityTooLarge,
   unsupportedMediaType,
 } from '../errors';
+import type { ErrorResponseName } from './error-names';
 import { named } from './schema-names';
 
 /**
@@ -148,6 +149,6 @@ export const errorResponses = {
       errors: [{ code: 'ExtensionNoResponse', message: "The extension bound to 'namespace-action' did not answer within 2000 ms.", action: 'namespace-action' }],
     },
   },
-} satisfies Record<string, ErrorResponseSpec>;
+} satisfies Record<ErrorResponseName, ErrorResponseSpec>;
 
-export type ErrorResponseName = keyof typeof errorResponses;
+export type { ErrorResponseName } from './error-names';

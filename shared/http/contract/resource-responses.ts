@@ -1,4 +1,4 @@
-import type { ErrorResponseName } from './error-responses';
+import type { ErrorResponseName } from './error-names';
 import { json } from './content';
 import { PagedQueryResult, ResourceSchema } from './resource-schemas';
 

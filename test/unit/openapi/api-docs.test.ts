@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { API_DOCS_ASSETS, API_DOCS_CSP, API_DOCS_HTML, readApiDocsAsset, swaggerUiDist } from '../../../shared/http/api-docs';
 import { render } from '../../../shared/http/render';
-import { copyApiDocsAssets } from '../../../infra/api-docs-assets';
+import { getApiDocs } from '../../../functions/get-api-docs/endpoint';
+import { copyBesideBundle } from '../../../infra/files-beside-bundle';
 
 describe('raw bodies in the endpoint wrapper', () => {
   it('sends a raw body as it is, with the handler\'s content type', () => {
@@ -48,7 +49,7 @@ describe('the API reference page', () => {
   });
 
   it('has its files copied next to the Lambda bundle', () => {
-    const commands = copyApiDocsAssets.afterBundling('/in', '/out');
+    const commands = copyBesideBundle(getApiDocs.filesBesideBundle ?? []).afterBundling('/in', '/out');
     expect(commands).toEqual(Object.keys(API_DOCS_ASSETS).map((name) => `cp "/in/node_modules/swagger-ui-dist/${name}" "/out/${name}"`));
   });
 });
