@@ -6,6 +6,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { principalFrom, type AuthorizerContext, type Principal } from '../auth/principal';
+import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
 import { observe } from './middleware/observe';
@@ -45,9 +46,6 @@ export interface ApiResponse {
 }
 
 export type EndpointHandler = (request: ApiRequest) => Promise<ApiResponse>;
-
-/** Largest JSON body a resource endpoint takes: a stored item must stay under DynamoDB's 400 KB. */
-export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 /**
  * Wraps an endpoint's logic into a Lambda handler with the conventions every endpoint shares:

@@ -12,12 +12,12 @@ import { pageOf } from '../domain/query';
 import { ArrayTestType, InterfaceObjectTestType, ObjectTestType, ObjectTestTypeDraft } from '../domain/resource';
 import { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from '../domain/search';
 import { MAX_UPDATE_ACTIONS, UpdateRequest, updateActionSchemas } from '../domain/update-actions';
-import { fromDomainError } from './domain-errors';
-import { JSON_BODY_LIMIT_BYTES } from './endpoint';
+import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import {
   ErrorBody,
   ErrorObject,
   concurrentModification,
+  fromDomainError,
   general,
   insufficientScope,
   invalidInput,

@@ -1,4 +1,4 @@
-import { ResourceNotFoundError } from '../domain/errors';
+import { DomainError, InvalidInputError, ResourceNotFoundError } from '../domain/errors';
 import {
   MAX_URI_PARAMETER_LENGTH,
   OutOfOrderPropertiesTestType,
@@ -7,8 +7,7 @@ import {
   uriParameterOneOf,
 } from '../domain/out-of-order-properties';
 import { ObjectTestType, ResourceKey, type ArrayTestType, type Resource } from '../domain/resource';
-import { ApiError, invalidInput } from '../http/errors';
-import { validate } from '../http/validation';
+import { validate } from '../domain/validation';
 import type { ComplexPath, ComplexPathStore } from '../store/complex-path-store';
 import { complexPathStore } from '../store/complex-path-stores';
 import type { ResourceStore } from '../store/resource-store';
@@ -78,7 +77,7 @@ function complexPathOf(projectKey: string, segments: ComplexPathSegments): Compl
   const uriParameterOne = uriParameterOneOf(segments.uriParameterOne);
   const uriParameterTwo = segments.uriParameterTwo ?? '';
   if (uriParameterOne === undefined || uriParameterTwo === '') {
-    throw new ApiError(404, [
+    throw new DomainError([
       {
         code: 'NotFound',
         message:
@@ -92,7 +91,7 @@ function complexPathOf(projectKey: string, segments: ComplexPathSegments): Compl
     ['uriParameterTwo', uriParameterTwo],
   ] as const) {
     if (!uriParameterFits(value)) {
-      throw invalidInput(`The path parameter ${name} must be at most ${MAX_URI_PARAMETER_LENGTH} characters once URL-encoded.`);
+      throw new InvalidInputError(`The path parameter ${name} must be at most ${MAX_URI_PARAMETER_LENGTH} characters once URL-encoded.`);
     }
   }
   return { uriParameterOne, uriParameterTwo };

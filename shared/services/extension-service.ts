@@ -2,8 +2,8 @@ import { isExtensionAction, type ExtensionAction } from '../domain/extensions/ac
 import type { HttpTarget, JsonValue, LambdaTarget } from '../domain/extensions/binding';
 import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
-import { JSON_BODY_LIMIT_BYTES } from '../http/endpoint';
-import { ApiError, invalidJsonInput, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
+import { DomainError, InvalidJsonInputError, RequestEntityTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { logger } from '../observability/logger';
 import type { ExtensionStore } from '../store/extension-store';
 import { extensionStore } from '../store/extension-stores';
@@ -163,11 +163,11 @@ export class ExtensionService {
     return { statusCode, body: answerBody as JsonValue };
   }
 
-  private failure(error: ExtensionCallError, call: ExtensionCall): ApiError {
+  private failure(error: ExtensionCallError, call: ExtensionCall): DomainError {
     const context = { action: call.action, projectKey: call.projectKey, reason: error.message };
     if (error instanceof ExtensionTimeoutError) {
       logger.warn('extension call timed out', context);
-      return new ApiError(504, [
+      return new DomainError([
         { code: 'ExtensionNoResponse', message: `The extension bound to '${call.action}' did not answer within ${this.timeoutMs} ms.`, action: call.action },
       ]);
     }
@@ -175,7 +175,7 @@ export class ExtensionService {
       ...context,
       ...(error instanceof ExtensionTargetRefusedError && error.detail ? { address: error.detail } : {}),
     });
-    return new ApiError(502, [
+    return new DomainError([
       { code: 'ExtensionBadResponse', message: `The extension bound to '${call.action}' gave no usable answer: ${error.message}`, action: call.action },
     ]);
   }
@@ -184,12 +184,12 @@ export class ExtensionService {
 /** The POST body: none, or JSON sent as JSON (415 for another content type, 400 for broken JSON). */
 function readJsonBody(call: ExtensionCall): string | undefined {
   if (call.method.toUpperCase() !== 'POST' || call.body === undefined || call.body === '') return undefined;
-  if (Buffer.byteLength(call.body) > JSON_BODY_LIMIT_BYTES) throw requestEntityTooLarge(JSON_BODY_LIMIT_BYTES);
-  if (!JSON_CONTENT_TYPE.test(call.contentType ?? '')) throw unsupportedMediaType('application/json', call.contentType);
+  if (Buffer.byteLength(call.body) > JSON_BODY_LIMIT_BYTES) throw new RequestEntityTooLargeError(JSON_BODY_LIMIT_BYTES);
+  if (!JSON_CONTENT_TYPE.test(call.contentType ?? '')) throw new UnsupportedMediaTypeError('application/json', call.contentType);
   try {
     JSON.parse(call.body);
   } catch (error) {
-    throw invalidJsonInput((error as Error).message);
+    throw new InvalidJsonInputError((error as Error).message);
   }
   return call.body;
 }
@@ -223,8 +223,8 @@ export function encodeQuery(query: ReadonlyMap<string, readonly string[]>): stri
   return pairs.join('&');
 }
 
-function noBinding(action: string, projectKey: string): ApiError {
-  return new ApiError(404, [
+function noBinding(action: string, projectKey: string): DomainError {
+  return new DomainError([
     {
       code: 'ResourceNotFound',
       message: `No extension handler is bound to the action '${action}' in project '${projectKey}'.`,

@@ -1,5 +1,5 @@
 import { JsonValueSchema, type JsonValue } from '../domain/extensions/binding';
-import { invalidJsonInput } from '../http/errors';
+import { InvalidJsonInputError } from '../domain/errors';
 import { jsonValueStore } from '../store/extension-stores';
 import type { JsonValueStore } from '../store/json-value-store';
 
@@ -9,7 +9,7 @@ export class JsonValueService {
 
   async put(projectKey: string, value: unknown): Promise<JsonValue> {
     const parsed = JsonValueSchema.safeParse(value);
-    if (!parsed.success) throw invalidJsonInput('The body holds a number that is not a finite double.');
+    if (!parsed.success) throw new InvalidJsonInputError('The body holds a number that is not a finite double.');
     await this.store.put(projectKey, parsed.data);
     return parsed.data;
   }
