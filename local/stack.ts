@@ -132,7 +132,7 @@ async function loadHandlers(): Promise<Map<string, RouteHandler>> {
 }
 
 async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {
-  const { clientStore } = await import('../shared/store/stores');
+  const { clientStore } = await import('../shared/composition-root');
   const scopes = devClient.projectKeys.flatMap((project) =>
     ['manage_test', 'view_test', 'manage_products'].map((scope) => `${scope}:${project}`),
   );

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 
 /** PATCH /{projectKey}/resource — overwrite the resource named by the draft's key (200), else 404. */
 export const handler = endpoint('overwrite-resource', async ({ projectKey, body }) =>

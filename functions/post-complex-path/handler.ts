@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { complexPathService } from '../../shared/services/complex-path-service';
+import { complexPathService } from '../../shared/composition-root';
 
 /**
  * POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two} — stores the

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { queryService } from '../../shared/services/services';
+import { queryService } from '../../shared/composition-root';
 
 /** GET /{projectKey}/resource/sorted-query-parameters — the paged query with where, sort and var.* */
 export const handler = endpoint('query-sorted-resources', async ({ projectKey, query }) =>

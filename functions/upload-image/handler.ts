@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { imageService } from '../../shared/services/services';
+import { imageService } from '../../shared/composition-root';
 
 /** POST /{projectKey}/resource/images — store a JPEG, PNG or GIF and attach it to the chosen variant. */
 export const handler = endpoint('upload-image', async ({ projectKey, query, headers, body }) =>

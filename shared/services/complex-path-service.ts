@@ -9,9 +9,7 @@ import {
 import { ObjectTestType, ResourceKey, type ArrayTestType, type Resource } from '../domain/resource';
 import { validate } from '../domain/validation';
 import type { ComplexPath, ComplexPathStore } from '../store/complex-path-store';
-import { complexPathStore } from '../store/complex-path-stores';
 import type { ResourceStore } from '../store/resource-store';
-import { resourceStore } from '../store/stores';
 
 /** 201: the document is new at its path; 200: it replaced one; 203: the body's version is not the resource's. */
 export type ComplexPathStatus = 200 | 201 | 203;
@@ -103,8 +101,3 @@ const versionMatches = (version: string | undefined, resource: Resource) => vers
 function preview(value: string): string {
   return value.length > 100 ? `${value.slice(0, 97)}...` : value;
 }
-
-let service: ComplexPathService | undefined;
-
-/** Row 9's use case over this instance's stores, created on first use. */
-export const complexPathService = () => (service ??= new ComplexPathService(resourceStore(), complexPathStore()));

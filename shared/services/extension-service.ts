@@ -6,7 +6,6 @@ import { DomainError, InvalidJsonInputError, RequestEntityTooLargeError, Unsuppo
 import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { logger } from '../observability/logger';
 import type { ExtensionStore } from '../store/extension-store';
-import { extensionStore } from '../store/extension-stores';
 import {
   ExtensionCallError,
   ExtensionTargetRefusedError,
@@ -16,7 +15,7 @@ import {
   ExtensionUnreachableError,
 } from './extension-forwarding/errors';
 import { sendHttp, untilAborted, type RawAnswer } from './extension-forwarding/http-forwarder';
-import { lambdaInvoker, type LambdaInvoker } from './extension-forwarding/lambda-invoker';
+import type { LambdaInvoker } from './extension-forwarding/lambda-invoker';
 import type { Resolver } from './extension-forwarding/target-policy';
 
 /** A handler must answer within this time, or the call answers 504 ExtensionNoResponse. */
@@ -242,13 +241,3 @@ function untilDeadline<T>(promise: Promise<T>, signal: AbortSignal, timeoutMs: n
     throw new ExtensionUnreachableError(`The extension function could not be invoked (${(error as Error)?.name ?? 'error'}).`);
   });
 }
-
-let service: ExtensionService | undefined;
-
-/** The extension use cases of this function instance, created on first use. */
-export const extensionService = () =>
-  (service ??= new ExtensionService({
-    bindings: extensionStore(),
-    lambda: lambdaInvoker(),
-    localMode: process.env.LOCAL_MODE === 'true',
-  }));

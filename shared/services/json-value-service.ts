@@ -1,6 +1,5 @@
 import { JsonValueSchema, type JsonValue } from '../domain/extensions/binding';
 import { InvalidJsonInputError } from '../domain/errors';
-import { jsonValueStore } from '../store/extension-stores';
 import type { JsonValueStore } from '../store/json-value-store';
 
 /** Row 17: any JSON value, stored for the project and answered back. */
@@ -14,8 +13,3 @@ export class JsonValueService {
     return parsed.data;
   }
 }
-
-let service: JsonValueService | undefined;
-
-/** Row 17's use case for this function instance, created on first use. */
-export const jsonValueService = () => (service ??= new JsonValueService(jsonValueStore()));
