@@ -57,10 +57,10 @@ export interface ExtensionServiceOptions {
 }
 
 /**
- * Rows 14–17, the extension-style endpoints. An action call finds the project's binding (or the
- * action's default), and answers a static document, or forwards the call — method, query, JSON
- * body, a signature header — to an HTTPS endpoint or a Lambda function and relays its status and
- * JSON answer. Row 17 keeps one JSON value per project.
+ * Rows 14–16, the extension actions. An action call finds the project's binding (or the action's
+ * default), and answers a static document, or forwards the call — method, query, JSON body, a
+ * signature header — to an HTTPS endpoint or a Lambda function and relays its status and JSON
+ * answer. (Row 17, one JSON value per project, is its own use case: json-value-service.ts.)
  */
 export class ExtensionService {
   private readonly timeoutMs: number;
@@ -90,7 +90,7 @@ export class ExtensionService {
     }
   }
 
-  /** Row 17: stores any JSON value (already parsed by the endpoint) and answers it. */
+  /** Sends the call to an HTTP(S) binding, signed, and relays its answer. */
   private async forwardHttp(target: HttpTarget, call: ExtensionCall, action: ExtensionAction, body: string | undefined, signal: AbortSignal) {
     const url = new URL(target.url);
     const query = encodeQuery(call.query);
