@@ -1,5 +1,5 @@
 import { MetricUnit, Metrics } from '@aws-lambda-powertools/metrics';
-import { dynamoDb } from '../shared/aws/clients';
+import { dynamoDb } from '../shared/composition-root';
 import type { LocalStack } from '../local/stack';
 
 /**
@@ -34,7 +34,7 @@ interface OperationCost {
  */
 export async function costPerMillion(stack: LocalStack, token: string, project: string) {
   let units = { read: 0, write: 0 };
-  dynamoDb.middlewareStack.add(
+  dynamoDb().middlewareStack.add(
     (next, context) => async (args) => {
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
@@ -99,7 +99,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
       imagesNote: `an image upload adds one S3 PUT: $${PRICES.s3PutPerThousand * 1000} per million uploads, plus storage`,
     };
   } finally {
-    dynamoDb.middlewareStack.remove('consumedCapacity');
+    dynamoDb().middlewareStack.remove('consumedCapacity');
   }
 }
 

@@ -135,7 +135,7 @@ async function loadHandlers(served: readonly EndpointDeclaration[]): Promise<Map
 }
 
 async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {
-  const { clientStore } = await import('../shared/store/stores');
+  const { clientStore } = await import('../shared/composition-root');
   const scopes = devClient.projectKeys.flatMap((project) =>
     PROJECT_SCOPE_NAMES.map((scope) => `${scope}:${project}`),
   );

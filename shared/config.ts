@@ -36,4 +36,8 @@ export const config = {
   get tokenTtlSeconds() {
     return Number(process.env.TOKEN_TTL_SECONDS ?? 172_800);
   },
+  /** `LOCAL_MODE=true` (set by the local stack): extension targets on loopback addresses are allowed. */
+  get localMode() {
+    return process.env.LOCAL_MODE === 'true';
+  },
 };

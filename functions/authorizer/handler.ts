@@ -1,8 +1,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { tokenVerifier } from '../../shared/auth/auth-services';
+import { clientStore, tokenVerifier } from '../../shared/composition-root';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
-import { clientStore } from '../../shared/store/stores';
 
 /**
  * The API's Lambda authorizer: verifies the bearer token and tells the function who calls.

@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { extensionService } from '../../shared/services/extension-service';
+import { extensionService } from '../../shared/composition-root';
 import { callExtensionAction } from './endpoint';
 
 /**

@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { queryService } from '../../shared/services/services';
+import { queryService } from '../../shared/composition-root';
 import { checkResourcesExist } from './endpoint';
 
 /** HEAD /{projectKey}/resource — 200 when at least one resource matches `where`, else 404; no body. */

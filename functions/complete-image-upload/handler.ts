@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { imageService } from '../../shared/services/services';
+import { imageService } from '../../shared/composition-root';
 import { completeImageUpload } from './endpoint';
 
 /** POST /{projectKey}/resource/images/uploads/{uploadId} — check the uploaded object and attach it to its variant. */

@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 import { createResource } from './endpoint';
 
 /** POST /{projectKey}/resource — create (201); a draft whose key exists updates that resource (200). */

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 import { deleteResource } from './endpoint';
 
 /** DELETE /{projectKey}/resource/{id}[?version=n] — delete and answer the deleted resource. */

@@ -1,4 +1,4 @@
-import { signingKeys } from '../../shared/auth/auth-services';
+import { signingKeys } from '../../shared/composition-root';
 import { endpoint } from '../../shared/http/endpoint';
 import { getJwks } from './endpoint';
 

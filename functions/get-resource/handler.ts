@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 import { getResource } from './endpoint';
 
 /** GET /{projectKey}/resource/{id} and GET /{projectKey}/resource/key={key} — one resource, or 404. */

@@ -1,10 +1,9 @@
-import { tokenVerifier } from '../../shared/auth/auth-services';
+import { clientStore, tokenVerifier } from '../../shared/composition-root';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { introspect } from '../../shared/auth/introspection';
 import { endpoint } from '../../shared/http/endpoint';
 import { oauthError } from '../../shared/http/errors';
 import { readForm } from '../../shared/http/form';
-import { clientStore } from '../../shared/store/stores';
 import { introspectToken } from './endpoint';
 
 /**

@@ -1,10 +1,9 @@
-import { signingKeys, tokenSettings } from '../../shared/auth/auth-services';
+import { clientStore, signingKeys, tokenSettings } from '../../shared/composition-root';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { issueAccessToken } from '../../shared/auth/tokens';
 import { endpoint } from '../../shared/http/endpoint';
 import { oauthError } from '../../shared/http/errors';
 import { readForm } from '../../shared/http/form';
-import { clientStore } from '../../shared/store/stores';
 import { issueToken } from './endpoint';
 
 /**

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 import { overwriteResource } from './endpoint';
 
 /** PATCH /{projectKey}/resource — overwrite the resource named by the draft's key (200), else 404. */

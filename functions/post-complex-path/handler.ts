@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { complexPathService } from '../../shared/services/complex-path-service';
+import { complexPathService } from '../../shared/composition-root';
 import { postComplexPath } from './endpoint';
 
 /**

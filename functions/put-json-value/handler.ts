@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { jsonValueService } from '../../shared/services/json-value-service';
+import { jsonValueService } from '../../shared/composition-root';
 import { putJsonValue } from './endpoint';
 
 /** PUT /{projectKey}/resource/json-serializable-primitive-type — stores any JSON value and answers it. */

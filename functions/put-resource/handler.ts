@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 import { putResource } from './endpoint';
 
 /** PUT /{projectKey}/resource — create (201), or overwrite the resource holding the draft's key (200). */

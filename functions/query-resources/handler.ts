@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { queryService } from '../../shared/services/services';
+import { queryService } from '../../shared/composition-root';
 import { queryResources } from './endpoint';
 
 /** GET /{projectKey}/resource — a page of the resources matching `where`, in `sort` order. */

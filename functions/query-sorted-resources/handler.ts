@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { queryService } from '../../shared/services/services';
+import { queryService } from '../../shared/composition-root';
 import { querySortedResources } from './endpoint';
 
 /** GET /{projectKey}/resource/sorted-query-parameters — the paged query with where, sort and var.* */

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { queryService } from '../../shared/services/services';
+import { queryService } from '../../shared/composition-root';
 import { searchResources } from './endpoint';
 
 /** GET /{projectKey}/resource/searchApiPattern — full-text (fuzzy) search with filters and facets. */

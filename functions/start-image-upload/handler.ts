@@ -1,5 +1,5 @@
 import { created, endpoint } from '../../shared/http/endpoint';
-import { imageService } from '../../shared/services/services';
+import { imageService } from '../../shared/composition-root';
 import { startImageUpload } from './endpoint';
 
 /** POST /{projectKey}/resource/images/uploads — check the upload's parameters and answer a presigned S3 PUT URL. */

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/services/services';
+import { resourceService } from '../../shared/composition-root';
 import { updateResource } from './endpoint';
 
 /** POST /{projectKey}/resource/{id} — apply `{version, actions}` in order; 409 at a stale version. */

@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { imageService } from '../../shared/services/services';
+import { imageService } from '../../shared/composition-root';
 import { uploadImage } from './endpoint';
 
 /** POST /{projectKey}/resource/images — store a JPEG, PNG or GIF and attach it to the chosen variant. */

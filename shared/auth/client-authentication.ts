@@ -1,8 +1,8 @@
-import { oauthError } from '../http/errors';
 import { logger } from '../observability/logger';
 import type { ApiClient, ClientStore } from '../store/client-store';
 import { epochSeconds, isLocked, lockedUntil } from './brute-force-brake';
 import { DECOY_HASH, verifySecret } from './client-secrets';
+import { OAuthError } from './oauth-error';
 
 /**
  * Client authentication of the OAuth endpoints (token and introspection): HTTP Basic
@@ -40,20 +40,20 @@ export async function authenticateClient(
   return client;
 }
 
-const refused = () => oauthError(401, 'invalid_client', 'Client authentication failed.');
+const refused = () => new OAuthError('invalid_client', 'Client authentication failed.');
 
 /** RFC 6749 §2.3.1: `Basic base64(urlencode(id) ":" urlencode(secret))`. */
 export function basicCredentials(authorization: string | undefined): { clientId: string; secret: string } {
   const encoded = /^Basic ([A-Za-z0-9+/=]+)$/i.exec(authorization?.trim() ?? '')?.[1];
   const decoded = encoded ? Buffer.from(encoded, 'base64').toString('utf8') : '';
   const separator = decoded.indexOf(':');
-  if (separator <= 0) throw oauthError(401, 'invalid_client', 'Client authentication with HTTP Basic is required.');
+  if (separator <= 0) throw new OAuthError('invalid_client', 'Client authentication with HTTP Basic is required.');
   try {
     return {
       clientId: decodeURIComponent(decoded.slice(0, separator).replace(/\+/g, ' ')),
       secret: decodeURIComponent(decoded.slice(separator + 1).replace(/\+/g, ' ')),
     };
   } catch {
-    throw oauthError(401, 'invalid_client', 'The client credentials are not correctly encoded.');
+    throw new OAuthError('invalid_client', 'The client credentials are not correctly encoded.');
   }
 }

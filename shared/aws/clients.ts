@@ -9,10 +9,13 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 export const unmarshallOptions = { wrapNumbers: (value: string) => Number(value) };
 
 /**
- * AWS clients, created once per function instance and reused across invocations. Endpoints come
- * from the SDK's own settings (`AWS_ENDPOINT_URL_DYNAMODB` points them at DynamoDB Local).
+ * The DynamoDB document client as every store uses it; the composition root creates it once per
+ * process. Endpoints come from the SDK's own settings (`AWS_ENDPOINT_URL_DYNAMODB` points it at
+ * DynamoDB Local).
  */
-export const dynamoDb = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
-  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
-  unmarshallOptions: { ...unmarshallOptions }, // the document client writes into the options it gets
-});
+export function createDynamoDbClient(): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
+    unmarshallOptions: { ...unmarshallOptions }, // the document client writes into the options it gets
+  });
+}

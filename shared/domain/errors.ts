@@ -1,9 +1,60 @@
-/** What the domain and its store refuse, independent of HTTP (see http/domain-errors.ts). */
-export abstract class DomainError extends Error {}
+/**
+ * What the domain, the services and the store ports refuse, in the API's own vocabulary and
+ * independent of HTTP. The commercetools error codes are the domain's words for a refusal; each
+ * error carries its error objects (code, message for the API user, the fields its code defines).
+ * The HTTP layer gives each code its status in one place (shared/http/errors.ts).
+ */
 
+/** Every code a domain refusal may carry. */
+export type ErrorCode =
+  | 'InvalidInput'
+  | 'InvalidJsonInput'
+  | 'InvalidField'
+  | 'RequiredField'
+  | 'DuplicateField'
+  | 'InvalidOperation'
+  | 'ResourceNotFound'
+  | 'NotFound'
+  | 'ConcurrentModification'
+  | 'RequestEntityTooLarge'
+  | 'UnsupportedMediaType'
+  | 'ExtensionBadResponse'
+  | 'ExtensionNoResponse';
+
+/** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
+export interface ErrorObject {
+  code: ErrorCode;
+  message: string;
+  [detail: string]: unknown;
+}
+
+/** A refusal: one or more error objects; the first one's message is the error's message. */
+export class DomainError extends Error {
+  constructor(readonly errors: [ErrorObject, ...ErrorObject[]]) {
+    super(errors[0].message);
+  }
+
+  /** The code of the first error object: what decides the answer's status. */
+  get code(): ErrorCode {
+    return this.errors[0].code;
+  }
+}
+
+const single = (code: ErrorCode, message: string, details: Record<string, unknown> = {}): [ErrorObject] => [
+  { code, message, ...details },
+];
+
+/** `field` holds a value another resource holds already. */
+const duplicateField = (field: string, duplicateValue: unknown): [ErrorObject] =>
+  single('DuplicateField', `A duplicate value '${JSON.stringify(duplicateValue)}' exists for field '${field}'.`, {
+    field,
+    duplicateValue,
+  });
+
+/** A resource (or another named thing) does not exist; `description` names it, e.g. "The resource with id 'x'". */
 export class ResourceNotFoundError extends DomainError {
   constructor(readonly description: string) {
-    super(`${description} was not found.`);
+    super(single('ResourceNotFound', `${description} was not found.`));
   }
 }
 
@@ -13,14 +64,69 @@ export class VersionConflictError extends DomainError {
     /** The version the resource has now; unknown when the conflict was between writers. */
     readonly currentVersion: number | undefined,
   ) {
-    super('version conflict');
+    super(
+      single(
+        'ConcurrentModification',
+        currentVersion === undefined
+          ? 'Object was modified concurrently. Please retry.'
+          : `Object ${expectedVersion === undefined ? '' : `version ${expectedVersion} `}does not match the current version ${currentVersion}.`,
+        currentVersion === undefined ? {} : { currentVersion },
+      ),
+    );
   }
 }
 
+/** Another resource holds this key. */
 export class DuplicateKeyError extends DomainError {
   constructor(readonly key: string) {
-    super(`key ${key} exists`);
+    super(duplicateField('key', key));
   }
 }
 
-export class InvalidOperationError extends DomainError {}
+export interface InvalidOperationOptions {
+  /** The operation may succeed later, once the state changed (an image upload not sent yet): a conflict, not a bad request. */
+  untilStateChanges?: boolean;
+}
+
+export class InvalidOperationError extends DomainError {
+  readonly untilStateChanges: boolean;
+
+  constructor(message: string, options: InvalidOperationOptions = {}) {
+    super(single('InvalidOperation', message));
+    this.untilStateChanges = options.untilStateChanges ?? false;
+  }
+}
+
+export class InvalidInputError extends DomainError {
+  constructor(message: string) {
+    super(single('InvalidInput', message));
+  }
+}
+
+export class InvalidJsonInputError extends DomainError {
+  constructor(readonly detailedErrorMessage: string) {
+    super(single('InvalidJsonInput', 'Request body does not contain valid JSON.', { detailedErrorMessage }));
+  }
+}
+
+export class RequestEntityTooLargeError extends DomainError {
+  constructor(readonly limitBytes: number) {
+    super(single('RequestEntityTooLarge', `The request body exceeds the limit of ${limitBytes} bytes.`));
+  }
+}
+
+export class UnsupportedMediaTypeError extends DomainError {
+  constructor(expected: string, received: string | undefined) {
+    super(single('UnsupportedMediaType', `Expected content type ${expected}, received ${received ?? 'none'}.`));
+  }
+}
+
+/**
+ * The store port could not answer (throttled, or its engine failed): retryable, and no refusal of
+ * the request itself, so no DomainError. The HTTP layer answers it as 503 OverCapacity.
+ */
+export class StoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('store unavailable', { cause });
+  }
+}

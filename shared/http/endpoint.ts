@@ -8,6 +8,7 @@ import { logger } from '../observability/logger';
 import { metrics } from '../observability/metrics';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
+import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { authorize } from './middleware/authorize';
 import { bodyLimit } from './middleware/body-limit';
 import { correlationId } from './middleware/correlation-id';
@@ -19,9 +20,6 @@ import { QueryParameters } from './query-parameters';
 import { render } from './render';
 
 export type { ApiEvent, ApiRequest, ApiResponse, ApiResult, EndpointHandler } from './api-types';
-
-/** Largest JSON body a resource endpoint takes: a stored item must stay under DynamoDB's 400 KB. */
-export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** The path parameters of every route an endpoint declares. */
 export type PathParametersOf<D extends EndpointDeclaration> = PathParameterOf<D['routes'][number]['path']>;

@@ -1,9 +1,24 @@
 /**
- * Errors in the commercetools shape: `{statusCode, message, errors: [{code, message, ...}]}`.
- * Every refusal in the service is an ApiError; the error middleware renders it, and renders
- * anything else as a 500 `General` without internals.
+ * Errors in the commercetools shape: `{statusCode, message, errors: [{code, message, ...}]}`, and
+ * the one place that maps every failure to its HTTP answer (`toApiError`): the domain's refusals
+ * by their code, the query and search errors, the store's unavailability, the OAuth refusals.
+ * The error middleware renders the result; anything unknown is a 500 `General` without internals.
  */
 import * as z from 'zod';
+import { OAuthError } from '../auth/oauth-error';
+import {
+  DomainError,
+  InvalidInputError,
+  InvalidJsonInputError,
+  InvalidOperationError,
+  RequestEntityTooLargeError,
+  StoreUnavailableError,
+  UnsupportedMediaTypeError,
+  VersionConflictError,
+  type ErrorCode,
+} from '../domain/errors';
+import { QueryError } from '../domain/query/query-error';
+import { SearchError } from '../domain/search/search-error';
 
 /** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
 export const ErrorObject = z.looseObject({
@@ -37,34 +52,45 @@ export class ApiError extends Error {
   }
 }
 
-const single = (statusCode: number, code: string, message: string, details: Record<string, unknown> = {}) =>
-  new ApiError(statusCode, [{ code, message, ...details }]);
+/** The status of each domain code: 400 unless listed. */
+const STATUS_OF_CODE: Partial<Record<ErrorCode, number>> = {
+  ResourceNotFound: 404,
+  NotFound: 404,
+  ConcurrentModification: 409,
+  RequestEntityTooLarge: 413,
+  UnsupportedMediaType: 415,
+  ExtensionBadResponse: 502,
+  ExtensionNoResponse: 504,
+};
 
-export const invalidJsonInput = (detailedErrorMessage: string) =>
-  single(400, 'InvalidJsonInput', 'Request body does not contain valid JSON.', { detailedErrorMessage });
+/** The HTTP face of each domain refusal. */
+export function fromDomainError(error: DomainError): ApiError {
+  const conflict = error instanceof InvalidOperationError && error.untilStateChanges;
+  return new ApiError(conflict ? 409 : (STATUS_OF_CODE[error.code] ?? 400), error.errors);
+}
 
-export const invalidInput = (message: string) => single(400, 'InvalidInput', message);
+/** The HTTP answer to any failure; the error middleware renders it. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return fromDomainError(error);
+  if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
+  if (error instanceof StoreUnavailableError) return overCapacity();
+  if (error instanceof OAuthError) return oauthError(error.error === 'invalid_client' ? 401 : 400, error.error, error.description);
+  return general();
+}
+
+const single = (statusCode: number, code: string, message: string) => new ApiError(statusCode, [{ code, message }]);
+
+export const invalidJsonInput = (detailedErrorMessage: string) => fromDomainError(new InvalidJsonInputError(detailedErrorMessage));
+
+export const invalidInput = (message: string) => fromDomainError(new InvalidInputError(message));
 
 /** 400; 409 when the operation may succeed later, in another state (an image upload not sent yet). */
-export const invalidOperation = (message: string, statusCode: 400 | 409 = 400) => single(statusCode, 'InvalidOperation', message);
-
-export const resourceNotFound = (message: string) => single(404, 'ResourceNotFound', message);
+export const invalidOperation = (message: string, statusCode: 400 | 409 = 400) =>
+  fromDomainError(new InvalidOperationError(message, { untilStateChanges: statusCode === 409 }));
 
 export const concurrentModification = (expectedVersion: number | undefined, currentVersion: number | undefined) =>
-  single(
-    409,
-    'ConcurrentModification',
-    currentVersion === undefined
-      ? 'Object was modified concurrently. Please retry.'
-      : `Object ${expectedVersion === undefined ? '' : `version ${expectedVersion} `}does not match the current version ${currentVersion}.`,
-    currentVersion === undefined ? {} : { currentVersion },
-  );
-
-export const duplicateField = (field: string, duplicateValue: unknown) =>
-  single(400, 'DuplicateField', `A duplicate value '${JSON.stringify(duplicateValue)}' exists for field '${field}'.`, {
-    field,
-    duplicateValue,
-  });
+  fromDomainError(new VersionConflictError(expectedVersion, currentVersion));
 
 export const invalidToken = (message = 'The access token is missing, malformed, expired or not issued by this service.') =>
   new ApiError(401, [{ code: 'invalid_token', message }], { error: 'invalid_token' }, {
@@ -93,11 +119,10 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
     Allow: allowed.join(', '),
   });
 
-export const requestEntityTooLarge = (limitBytes: number) =>
-  single(413, 'RequestEntityTooLarge', `The request body exceeds the limit of ${limitBytes} bytes.`);
+export const requestEntityTooLarge = (limitBytes: number) => fromDomainError(new RequestEntityTooLargeError(limitBytes));
 
 export const unsupportedMediaType = (expected: string, received: string | undefined) =>
-  single(415, 'UnsupportedMediaType', `Expected content type ${expected}, received ${received ?? 'none'}.`);
+  fromDomainError(new UnsupportedMediaTypeError(expected, received));
 
 export const general = () => single(500, 'General', 'An unexpected error occurred. Please retry later.');
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { invalidInput } from './errors';
-import { parseDecimal, type QueryParameters } from './query-parameters';
+import { parseDecimal, type QueryParameters } from '../domain/query-parameters';
 
 /**
  * Declared query parameters of a route (in its endpoint's declaration). The endpoint builder checks every

@@ -1,4 +1,4 @@
-import { ResourceNotFoundError } from '../domain/errors';
+import { DomainError, InvalidInputError, ResourceNotFoundError } from '../domain/errors';
 import {
   MAX_URI_PARAMETER_LENGTH,
   OutOfOrderPropertiesTestType,
@@ -7,12 +7,9 @@ import {
   uriParameterOneOf,
 } from '../domain/out-of-order-properties';
 import { ObjectTestType, ResourceKey, type ArrayTestType, type Resource } from '../domain/resource';
-import { ApiError, invalidInput } from '../http/errors';
-import { validate } from '../http/validation';
+import { validate } from '../domain/validation';
 import type { ComplexPath, ComplexPathStore } from '../store/complex-path-store';
-import { complexPathStore } from '../store/complex-path-stores';
 import type { ResourceStore } from '../store/resource-store';
-import { resourceStore } from '../store/stores';
 
 /** 201: the document is new at its path; 200: it replaced one; 203: the body's version is not the resource's. */
 export type ComplexPathStatus = 200 | 201 | 203;
@@ -78,7 +75,7 @@ function complexPathOf(projectKey: string, segments: ComplexPathSegments): Compl
   const uriParameterOne = uriParameterOneOf(segments.uriParameterOne);
   const uriParameterTwo = segments.uriParameterTwo ?? '';
   if (uriParameterOne === undefined || uriParameterTwo === '') {
-    throw new ApiError(404, [
+    throw new DomainError([
       {
         code: 'NotFound',
         message:
@@ -92,7 +89,7 @@ function complexPathOf(projectKey: string, segments: ComplexPathSegments): Compl
     ['uriParameterTwo', uriParameterTwo],
   ] as const) {
     if (!uriParameterFits(value)) {
-      throw invalidInput(`The path parameter ${name} must be at most ${MAX_URI_PARAMETER_LENGTH} characters once URL-encoded.`);
+      throw new InvalidInputError(`The path parameter ${name} must be at most ${MAX_URI_PARAMETER_LENGTH} characters once URL-encoded.`);
     }
   }
   return { uriParameterOne, uriParameterTwo };
@@ -104,8 +101,3 @@ const versionMatches = (version: string | undefined, resource: Resource) => vers
 function preview(value: string): string {
   return value.length > 100 ? `${value.slice(0, 97)}...` : value;
 }
-
-let service: ComplexPathService | undefined;
-
-/** Row 9's use case over this instance's stores, created on first use. */
-export const complexPathService = () => (service ??= new ComplexPathService(resourceStore(), complexPathStore()));

@@ -2,11 +2,10 @@ import { isExtensionAction, type ExtensionAction } from '../domain/extensions/ac
 import type { HttpTarget, JsonValue, LambdaTarget } from '../domain/extensions/binding';
 import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
-import { JSON_BODY_LIMIT_BYTES } from '../http/endpoint';
-import { ApiError, invalidJsonInput, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
+import { DomainError, InvalidJsonInputError, RequestEntityTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { logger } from '../observability/logger';
 import type { ExtensionStore } from '../store/extension-store';
-import { extensionStore } from '../store/extension-stores';
 import {
   ExtensionCallError,
   ExtensionTargetRefusedError,
@@ -16,7 +15,7 @@ import {
   ExtensionUnreachableError,
 } from './extension-forwarding/errors';
 import { sendHttp, untilAborted, type RawAnswer } from './extension-forwarding/http-forwarder';
-import { lambdaInvoker, type LambdaInvoker } from './extension-forwarding/lambda-invoker';
+import type { LambdaInvoker } from './extension-forwarding/lambda-invoker';
 import type { Resolver } from './extension-forwarding/target-policy';
 
 /** A handler must answer within this time, or the call answers 504 ExtensionNoResponse. */
@@ -58,10 +57,10 @@ export interface ExtensionServiceOptions {
 }
 
 /**
- * Rows 14–17, the extension-style endpoints. An action call finds the project's binding (or the
- * action's default), and answers a static document, or forwards the call — method, query, JSON
- * body, a signature header — to an HTTPS endpoint or a Lambda function and relays its status and
- * JSON answer. Row 17 keeps one JSON value per project.
+ * Rows 14–16, the extension actions. An action call finds the project's binding (or the action's
+ * default), and answers a static document, or forwards the call — method, query, JSON body, a
+ * signature header — to an HTTPS endpoint or a Lambda function and relays its status and JSON
+ * answer. (Row 17, one JSON value per project, is its own use case: json-value-service.ts.)
  */
 export class ExtensionService {
   private readonly timeoutMs: number;
@@ -91,7 +90,7 @@ export class ExtensionService {
     }
   }
 
-  /** Row 17: stores any JSON value (already parsed by the endpoint) and answers it. */
+  /** Sends the call to an HTTP(S) binding, signed, and relays its answer. */
   private async forwardHttp(target: HttpTarget, call: ExtensionCall, action: ExtensionAction, body: string | undefined, signal: AbortSignal) {
     const url = new URL(target.url);
     const query = encodeQuery(call.query);
@@ -163,11 +162,11 @@ export class ExtensionService {
     return { statusCode, body: answerBody as JsonValue };
   }
 
-  private failure(error: ExtensionCallError, call: ExtensionCall): ApiError {
+  private failure(error: ExtensionCallError, call: ExtensionCall): DomainError {
     const context = { action: call.action, projectKey: call.projectKey, reason: error.message };
     if (error instanceof ExtensionTimeoutError) {
       logger.warn('extension call timed out', context);
-      return new ApiError(504, [
+      return new DomainError([
         { code: 'ExtensionNoResponse', message: `The extension bound to '${call.action}' did not answer within ${this.timeoutMs} ms.`, action: call.action },
       ]);
     }
@@ -175,7 +174,7 @@ export class ExtensionService {
       ...context,
       ...(error instanceof ExtensionTargetRefusedError && error.detail ? { address: error.detail } : {}),
     });
-    return new ApiError(502, [
+    return new DomainError([
       { code: 'ExtensionBadResponse', message: `The extension bound to '${call.action}' gave no usable answer: ${error.message}`, action: call.action },
     ]);
   }
@@ -184,12 +183,12 @@ export class ExtensionService {
 /** The POST body: none, or JSON sent as JSON (415 for another content type, 400 for broken JSON). */
 function readJsonBody(call: ExtensionCall): string | undefined {
   if (call.method.toUpperCase() !== 'POST' || call.body === undefined || call.body === '') return undefined;
-  if (Buffer.byteLength(call.body) > JSON_BODY_LIMIT_BYTES) throw requestEntityTooLarge(JSON_BODY_LIMIT_BYTES);
-  if (!JSON_CONTENT_TYPE.test(call.contentType ?? '')) throw unsupportedMediaType('application/json', call.contentType);
+  if (Buffer.byteLength(call.body) > JSON_BODY_LIMIT_BYTES) throw new RequestEntityTooLargeError(JSON_BODY_LIMIT_BYTES);
+  if (!JSON_CONTENT_TYPE.test(call.contentType ?? '')) throw new UnsupportedMediaTypeError('application/json', call.contentType);
   try {
     JSON.parse(call.body);
   } catch (error) {
-    throw invalidJsonInput((error as Error).message);
+    throw new InvalidJsonInputError((error as Error).message);
   }
   return call.body;
 }
@@ -223,8 +222,8 @@ export function encodeQuery(query: ReadonlyMap<string, readonly string[]>): stri
   return pairs.join('&');
 }
 
-function noBinding(action: string, projectKey: string): ApiError {
-  return new ApiError(404, [
+function noBinding(action: string, projectKey: string): DomainError {
+  return new DomainError([
     {
       code: 'ResourceNotFound',
       message: `No extension handler is bound to the action '${action}' in project '${projectKey}'.`,
@@ -242,13 +241,3 @@ function untilDeadline<T>(promise: Promise<T>, signal: AbortSignal, timeoutMs: n
     throw new ExtensionUnreachableError(`The extension function could not be invoked (${(error as Error)?.name ?? 'error'}).`);
   });
 }
-
-let service: ExtensionService | undefined;
-
-/** The extension use cases of this function instance, created on first use. */
-export const extensionService = () =>
-  (service ??= new ExtensionService({
-    bindings: extensionStore(),
-    lambda: lambdaInvoker(),
-    localMode: process.env.LOCAL_MODE === 'true',
-  }));

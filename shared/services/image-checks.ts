@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { detectImageType, isImageContentType, readDimensions, safeFileName, type ImageContentType } from '../domain/images/image-file';
-import { invalidInput, unsupportedMediaType } from '../http/errors';
-import type { QueryParameters } from '../http/query-parameters';
+import { InvalidInputError, UnsupportedMediaTypeError } from '../domain/errors';
+import type { QueryParameters } from '../domain/query-parameters';
 
 /**
  * The checks both image uploads make — row 13's body and the two-step upload's S3 object: the
@@ -16,20 +16,20 @@ export const mediaTypeOf = (value: string | undefined): string => value?.split('
 /** The declared type (the Content-Type header, or the `contentType` parameter) when the service takes it; else 415. */
 export function declaredImageType(declared: string | undefined): ImageContentType {
   const type = mediaTypeOf(declared);
-  if (!isImageContentType(type)) throw unsupportedMediaType(SUPPORTED_TYPES, declared);
+  if (!isImageContentType(type)) throw new UnsupportedMediaTypeError(SUPPORTED_TYPES, declared);
   return type;
 }
 
 /** The bytes (the first few suffice) begin with the magic number of the declared type; else 415. */
 export function checkMagicNumber(declared: ImageContentType, bytes: Uint8Array): void {
   const detected = detectImageType(bytes);
-  if (detected !== declared) throw unsupportedMediaType(declared, detected ? `bytes of ${detected}` : 'bytes of no supported image type');
+  if (detected !== declared) throw new UnsupportedMediaTypeError(declared, detected ? `bytes of ${detected}` : 'bytes of no supported image type');
 }
 
 /** Width and height as image-size reads them; 400 when it cannot. `what` names the bytes in the message. */
 export function dimensionsOf(declared: ImageContentType, bytes: Uint8Array, what: string): { w: number; h: number } {
   const dimensions = readDimensions(bytes);
-  if (!dimensions) throw invalidInput(`${what} is not a readable ${declared} image.`);
+  if (!dimensions) throw new InvalidInputError(`${what} is not a readable ${declared} image.`);
   return dimensions;
 }
 
@@ -58,8 +58,8 @@ export function uploadTarget(query: QueryParameters): UploadTarget {
 function variantSelector(query: QueryParameters): VariantSelector {
   const sku = query.string('sku');
   const id = query.number('variant', { integer: true, min: 1 });
-  if (sku === undefined && id === undefined) throw invalidInput('Choose the variant with the query parameter sku or variant.');
-  if (sku !== undefined && !/^\S{1,256}$/.test(sku)) throw invalidInput('The sku must be 1 to 256 characters without spaces.');
+  if (sku === undefined && id === undefined) throw new InvalidInputError('Choose the variant with the query parameter sku or variant.');
+  if (sku !== undefined && !/^\S{1,256}$/.test(sku)) throw new InvalidInputError('The sku must be 1 to 256 characters without spaces.');
   return { ...(sku === undefined ? {} : { sku }), ...(id === undefined ? {} : { id }) };
 }
 

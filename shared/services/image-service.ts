@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ResourceNotFoundError } from '../domain/errors';
+import {
+  DomainError,
+  InvalidInputError,
+  InvalidOperationError,
+  RequestEntityTooLargeError,
+  ResourceNotFoundError,
+  UnsupportedMediaTypeError,
+} from '../domain/errors';
 import { MAX_IMAGE_BYTES, type ImageContentType } from '../domain/images/image-file';
 import {
   MAX_UPLOAD_BYTES,
@@ -9,8 +16,7 @@ import {
   type PendingUpload,
 } from '../domain/images/image-upload';
 import type { Variant } from '../domain/images/variant';
-import { ApiError, invalidInput, invalidOperation, requestEntityTooLarge, unsupportedMediaType } from '../http/errors';
-import type { QueryParameters } from '../http/query-parameters';
+import type { QueryParameters } from '../domain/query-parameters';
 import { logger } from '../observability/logger';
 import type { ImageStorage, StoredObject } from '../store/image-storage';
 import type { UploadStore } from '../store/upload-store';
@@ -52,8 +58,8 @@ export class ImageService {
 
   /** Row 13: the image is the request body. */
   async upload(projectKey: string, query: QueryParameters, contentTypeHeader: string | undefined, bytes: Buffer | undefined): Promise<Variant> {
-    if (!bytes || bytes.length === 0) throw invalidInput('The request body is empty: send the image bytes.');
-    if (bytes.length > MAX_IMAGE_BYTES) throw requestEntityTooLarge(MAX_IMAGE_BYTES);
+    if (!bytes || bytes.length === 0) throw new InvalidInputError('The request body is empty: send the image bytes.');
+    if (bytes.length > MAX_IMAGE_BYTES) throw new RequestEntityTooLargeError(MAX_IMAGE_BYTES);
     const contentType = declaredImageType(contentTypeHeader);
     checkMagicNumber(contentType, bytes);
     const dimensions = dimensionsOf(contentType, bytes, 'The body');
@@ -71,7 +77,7 @@ export class ImageService {
    */
   async startUpload(projectKey: string, query: QueryParameters): Promise<ImageUploadTicket> {
     const size = query.number('size', { integer: true, min: 1, max: MAX_UPLOAD_BYTES });
-    if (size === undefined) throw invalidInput(`The query parameter 'size' is required: the image's length in bytes (at most ${MAX_UPLOAD_BYTES}).`);
+    if (size === undefined) throw new InvalidInputError(`The query parameter 'size' is required: the image's length in bytes (at most ${MAX_UPLOAD_BYTES}).`);
     const contentType = declaredImageType(query.string('contentType'));
     const target = uploadTarget(query);
 
@@ -97,7 +103,7 @@ export class ImageService {
     try {
       image = await this.checkUploaded(pending, stored);
     } catch (error) {
-      if (error instanceof ApiError && error.statusCode !== 409) await this.discard(projectKey, pending);
+      if (error instanceof DomainError && !isNotUploadedYet(error)) await this.discard(projectKey, pending);
       throw error;
     }
     if (!(await this.uploads.claim(projectKey, uploadId))) throw uploadNotFound(uploadId);
@@ -117,9 +123,9 @@ export class ImageService {
 
   /** The declared size and type, then the magic number and the dimensions: from the first bytes, or all of them if need be. */
   private async checkUploaded(pending: PendingUpload, stored: StoredObject): Promise<CheckedImage> {
-    if (stored.size !== pending.size) throw invalidInput(`The uploaded image has ${stored.size} bytes; ${pending.size} were declared.`);
+    if (stored.size !== pending.size) throw new InvalidInputError(`The uploaded image has ${stored.size} bytes; ${pending.size} were declared.`);
     const contentType = pending.contentType as ImageContentType;
-    if (mediaTypeOf(stored.contentType) !== contentType) throw unsupportedMediaType(contentType, stored.contentType);
+    if (mediaTypeOf(stored.contentType) !== contentType) throw new UnsupportedMediaTypeError(contentType, stored.contentType);
 
     const prefix = await this.storage.read(pending.objectKey, UPLOAD_PREFIX_BYTES);
     if (!prefix) throw notUploadedYet();
@@ -161,4 +167,9 @@ const uploadNotFound = (uploadId: string) =>
   new ResourceNotFoundError(`The image upload '${uploadId.length > 60 ? `${uploadId.slice(0, 57)}...` : uploadId}'`);
 
 const notUploadedYet = () =>
-  invalidOperation('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', 409);
+  new InvalidOperationError('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', {
+    untilStateChanges: true,
+  });
+
+/** Nothing uploaded yet: the upload stays open for another completion. */
+const isNotUploadedYet = (error: DomainError) => error instanceof InvalidOperationError && error.untilStateChanges;

@@ -1,6 +1,5 @@
 import { JsonValueSchema, type JsonValue } from '../domain/extensions/binding';
-import { invalidJsonInput } from '../http/errors';
-import { jsonValueStore } from '../store/extension-stores';
+import { InvalidJsonInputError } from '../domain/errors';
 import type { JsonValueStore } from '../store/json-value-store';
 
 /** Row 17: any JSON value, stored for the project and answered back. */
@@ -9,13 +8,8 @@ export class JsonValueService {
 
   async put(projectKey: string, value: unknown): Promise<JsonValue> {
     const parsed = JsonValueSchema.safeParse(value);
-    if (!parsed.success) throw invalidJsonInput('The body holds a number that is not a finite double.');
+    if (!parsed.success) throw new InvalidJsonInputError('The body holds a number that is not a finite double.');
     await this.store.put(projectKey, parsed.data);
     return parsed.data;
   }
 }
-
-let service: JsonValueService | undefined;
-
-/** Row 17's use case for this function instance, created on first use. */
-export const jsonValueService = () => (service ??= new JsonValueService(jsonValueStore()));

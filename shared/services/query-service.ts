@@ -1,7 +1,7 @@
 import { collectPage, compileSort, planQuery, resourceFields, type Page, type PageRequest } from '../domain/query';
 import { resourceJsonSchema, type Resource } from '../domain/resource';
 import { compileSearch, type FacetResult } from '../domain/search';
-import type { QueryParameters } from '../http/query-parameters';
+import type { QueryParameters } from '../domain/query-parameters';
 import type { ResourceStore } from '../store/resource-store';
 
 /**

@@ -1,8 +1,7 @@
-import { InvalidOperationError, ResourceNotFoundError } from '../domain/errors';
+import { InvalidInputError, InvalidOperationError, ResourceNotFoundError } from '../domain/errors';
 import { ObjectTestType, ObjectTestTypeDraft, ResourceKey, type Resource } from '../domain/resource';
 import { isUpdateActionName, netChanges, UpdateRequest, updateActionSchemas, type UpdateAction } from '../domain/update-actions';
-import { invalidInput } from '../http/errors';
-import { validate } from '../http/validation';
+import { validate } from '../domain/validation';
 import type { ResourceStore } from '../store/resource-store';
 
 /**
@@ -29,7 +28,7 @@ export class ResourceService {
   /** Row 7: overwrite the resource that holds the draft's key. */
   async overwrite(projectKey: string, body: unknown): Promise<Resource> {
     const draft = validate(ObjectTestTypeDraft, body);
-    if (draft.key === undefined) throw invalidInput('The draft must name the resource to overwrite by its key.');
+    if (draft.key === undefined) throw new InvalidInputError('The draft must name the resource to overwrite by its key.');
     const { resource } = await this.store.writeByKey(
       projectKey,
       { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
@@ -66,7 +65,7 @@ function validateAction(action: unknown, index: number): UpdateAction {
   const name = (action as { action?: unknown } | null)?.action;
   if (!isUpdateActionName(name)) {
     const known = Object.keys(updateActionSchemas).join(', ');
-    throw invalidInput(`actions[${index}]: unknown update action ${JSON.stringify(name ?? null)}; known actions are ${known}.`);
+    throw new InvalidInputError(`actions[${index}]: unknown update action ${JSON.stringify(name ?? null)}; known actions are ${known}.`);
   }
   return validate(updateActionSchemas[name], action, `actions[${index}]`);
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
     POWERTOOLS_METRICS_DISABLED: 'true',
     POWERTOOLS_LOG_LEVEL: 'ERROR',
   });
-  const { dynamoDb } = await import('../../shared/aws/clients');
+  const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
   const name = 'countRoundTrips';
   dynamoDb.middlewareStack.add(
     (next, context) => async (args) => {

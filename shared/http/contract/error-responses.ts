@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ResourceNotFoundError } from '../../domain/errors';
 import { MAX_IMAGE_BYTES } from '../../domain/images/image-file';
-import { fromDomainError } from '../domain-errors';
-import { JSON_BODY_LIMIT_BYTES } from '../endpoint';
+import { fromDomainError } from '../errors';
+import { JSON_BODY_LIMIT_BYTES } from '../../domain/limits';
 import {
   ErrorBody,
   ErrorObject,

@@ -1,11 +1,6 @@
 import type middy from '@middy/core';
 import { logger } from '../../observability/logger';
-import { DomainError } from '../../domain/errors';
-import { StoreUnavailableError } from '../../store/errors';
-import { fromDomainError } from '../domain-errors';
-import { QueryError } from '../../domain/query';
-import { SearchError } from '../../domain/search';
-import { ApiError, general, invalidInput, invalidJsonInput, overCapacity, unsupportedMediaType } from '../errors';
+import { invalidJsonInput, toApiError as apiErrorOf, unsupportedMediaType, type ApiError } from '../errors';
 import type { ApiEvent, ApiResult } from '../api-types';
 import { render } from '../render';
 
@@ -33,15 +28,11 @@ interface BodyParserError {
 }
 
 function toApiError(error: unknown, event: ApiEvent): ApiError {
-  if (error instanceof ApiError) return error;
   const parserError = error as BodyParserError | undefined;
   if (parserError?.cause?.package === '@middy/http-json-body-parser') {
     return parserError.message === 'Unsupported Media Type'
       ? unsupportedMediaType('application/json', event.headers?.['content-type'])
       : invalidJsonInput(parserError.cause.message ?? 'The request body is empty.');
   }
-  if (error instanceof DomainError) return fromDomainError(error);
-  if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
-  if (error instanceof StoreUnavailableError) return overCapacity();
-  return general();
+  return apiErrorOf(error);
 }

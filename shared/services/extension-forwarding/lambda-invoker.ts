@@ -38,8 +38,3 @@ export class AwsLambdaInvoker implements LambdaInvoker {
     };
   }
 }
-
-let invoker: LambdaInvoker | undefined;
-
-/** The invoker of this function instance, created on first use. */
-export const lambdaInvoker = (): LambdaInvoker => (invoker ??= new AwsLambdaInvoker());

@@ -1,7 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshallOptions } from '../../aws/clients';
-import { StoreUnavailableError } from '../errors';
+import { StoreUnavailableError } from '../../domain/errors';
 
 /** Errors DynamoDB raises when it is throttled or failing: worth a 503 and a client retry. */
 const UNAVAILABLE = new Set([

@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { StoreUnavailableError } from '../errors';
+import { StoreUnavailableError } from '../../domain/errors';
 import type { ImageStorage, PresignedPut, StoredObject } from '../image-storage';
 
 /** Image objects are never changed once written: caches may keep them for good. */

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BRAKE, inWindow, isLocked, lockedUntil, type AuthFailures } from '../../../shared/auth/brute-force-brake';
 import { authenticateClient, basicCredentials } from '../../../shared/auth/client-authentication';
 import { hashSecret } from '../../../shared/auth/client-secrets';
-import { ApiError } from '../../../shared/http/errors';
+import { OAuthError } from '../../../shared/auth/oauth-error';
+import { toApiError, type ApiError } from '../../../shared/http/errors';
 import type { ApiClient, ClientStore } from '../../../shared/store/client-store';
 
 const T0 = 1_700_000_000;
@@ -76,8 +77,8 @@ async function refusal(promise: Promise<unknown>): Promise<ApiError> {
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  expect(error).toBeInstanceOf(OAuthError);
+  return toApiError(error);
 }
 
 describe('authenticateClient', () => {
@@ -145,8 +146,8 @@ describe('basicCredentials (RFC 6749 §2.3.1)', () => {
       } catch (thrown) {
         error = thrown;
       }
-      expect(error, String(header)).toBeInstanceOf(ApiError);
-      expect((error as ApiError).statusCode).toBe(401);
+      expect(error, String(header)).toBeInstanceOf(OAuthError);
+      expect(toApiError(error).statusCode).toBe(401);
     }
   });
 });

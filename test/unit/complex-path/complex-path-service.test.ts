@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ResourceNotFoundError } from '../../../shared/domain/errors.js';
+import { DomainError, ResourceNotFoundError } from '../../../shared/domain/errors.js';
 import type { OutOfOrderPropertiesTestType } from '../../../shared/domain/out-of-order-properties.js';
 import type { Resource } from '../../../shared/domain/resource.js';
-import { ApiError } from '../../../shared/http/errors.js';
+import { toApiError } from '../../../shared/http/errors.js';
 import { ComplexPathService } from '../../../shared/services/complex-path-service.js';
 import type { ComplexPath, ComplexPathStore } from '../../../shared/store/complex-path-store.js';
 import type { ResourceStore } from '../../../shared/store/resource-store.js';
@@ -117,23 +117,23 @@ describe('ComplexPathService.post', () => {
   ])('answers 404 NotFound for a segment %s, before looking at the body', async (_, segments) => {
     const { service, documents, reads } = setup();
     const error = await refusedWith(service.post('demo', segments, { not: 'even valid' }));
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).body).toMatchObject({ statusCode: 404, errors: [{ code: 'NotFound' }] });
-    expect((error as ApiError).message).toContain('uri-parameter-one=<value>');
+    expect(error).toBeInstanceOf(DomainError);
+    expect(toApiError(error).body).toMatchObject({ statusCode: 404, errors: [{ code: 'NotFound' }] });
+    expect((error as Error).message).toContain('uri-parameter-one=<value>');
     expect(documents.items.size + reads.length).toBe(0);
   });
 
   it('answers 400 InvalidInput for a path parameter too long to be a store key', async () => {
     const { service } = setup();
     const error = await refusedWith(service.post('demo', { ...PATH, uriParameterTwo: 'é'.repeat(100) }, byId()));
-    expect((error as ApiError).body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidInput' }] });
-    expect((error as ApiError).message).toContain('uriParameterTwo');
+    expect(toApiError(error).body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidInput' }] });
+    expect((error as Error).message).toContain('uriParameterTwo');
   });
 
   it('validates the body before reading or writing anything', async () => {
     const { service, documents, reads } = setup();
     const error = await refusedWith(service.post('demo', PATH, byId({ createdAt: 'not a date' })));
-    expect((error as ApiError).body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidField', field: 'createdAt' }] });
+    expect(toApiError(error).body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidField', field: 'createdAt' }] });
     expect(documents.items.size + reads.length).toBe(0);
   });
 });

@@ -5,8 +5,8 @@ import {
   uriParameterFits,
   uriParameterOneOf,
 } from '../../../shared/domain/out-of-order-properties.js';
-import { ApiError } from '../../../shared/http/errors.js';
-import { validate } from '../../../shared/http/validation.js';
+import { ValidationError, validate } from '../../../shared/domain/validation.js';
+import { toApiError } from '../../../shared/http/errors.js';
 import { exampleWith, outOfOrderExample, readSpecExample, specExamplePresent } from './fixtures.js';
 
 /** The errors validate() answers for the body; fails the test when it accepts it. */
@@ -14,8 +14,8 @@ function refusal(body: unknown) {
   try {
     validate(OutOfOrderPropertiesTestType, body);
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const apiError = error as ApiError;
+    expect(error).toBeInstanceOf(ValidationError);
+    const apiError = toApiError(error);
     expect(apiError.statusCode).toBe(400);
     expect(apiError.body).toEqual({ statusCode: 400, message: apiError.errors[0].message, errors: apiError.errors });
     return apiError.errors;

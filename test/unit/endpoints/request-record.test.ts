@@ -6,7 +6,7 @@ process.env.POWERTOOLS_METRICS_DISABLED = 'false';
 process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
 const { endpoint, ok } = await import('../../../shared/http/endpoint');
 const { defineEndpoint, route } = await import('../../../shared/http/declaration');
-const { resourceNotFound } = await import('../../../shared/http/errors');
+const { ResourceNotFoundError } = await import('../../../shared/domain/errors');
 
 const things = defineEndpoint({
   name: 'read-thing',
@@ -26,7 +26,7 @@ const things = defineEndpoint({
   ],
 });
 const handler = endpoint(things, async ({ path }) => {
-  if (path.id === 'missing') throw resourceNotFound(`The thing '${path.id}' was not found.`);
+  if (path.id === 'missing') throw new ResourceNotFoundError(`The thing '${path.id}'`);
   return ok({ id: path.id });
 });
 

@@ -4,7 +4,8 @@ import type { ExtensionAction } from '../../../shared/domain/extensions/actions.
 import type { ExtensionBinding, JsonValue } from '../../../shared/domain/extensions/binding.js';
 import { CART_EXAMPLE } from '../../../shared/domain/extensions/default-bindings.js';
 import { verifySignature } from '../../../shared/domain/extensions/signing.js';
-import { ApiError } from '../../../shared/http/errors.js';
+import { DomainError } from '../../../shared/domain/errors.js';
+import { toApiError } from '../../../shared/http/errors.js';
 import {
   ExtensionTargetRefusedError,
   ExtensionTimeoutError,
@@ -198,8 +199,8 @@ describe('extension service', () => {
     try {
       await promise;
     } catch (error) {
-      expect(error).toBeInstanceOf(ApiError);
-      return error as ApiError;
+      expect(error).toBeInstanceOf(DomainError);
+      return toApiError(error);
     }
     throw new Error('the call succeeded');
   };

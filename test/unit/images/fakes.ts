@@ -1,6 +1,6 @@
 import type { PendingUpload } from '../../../shared/domain/images/image-upload';
 import type { Image, Variant } from '../../../shared/domain/images/variant';
-import { StoreUnavailableError } from '../../../shared/store/errors';
+import { StoreUnavailableError } from '../../../shared/domain/errors';
 import type { ImageStorage, PresignedPut, StoredObject } from '../../../shared/store/image-storage';
 import type { UploadStore } from '../../../shared/store/upload-store';
 import type { VariantStore } from '../../../shared/store/variant-store';

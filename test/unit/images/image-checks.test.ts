@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/http/errors';
+import { DomainError } from '../../../shared/domain/errors';
+import { toApiError } from '../../../shared/http/errors';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { checkMagicNumber, declaredImageType, dimensionsOf, imageObjectKey, mediaTypeOf, uploadTarget } from '../../../shared/services/image-checks';
 import { GIF_1X1, jpeg, png } from './fakes';
 
-/** The refusal `run` throws: its status and first error code. */
+/** The refusal `run` throws: its answer's status and first error code. */
 function refusal(run: () => unknown): { status: number; code: string; message: string } {
   try {
     run();
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    return { status: error.statusCode, code: error.errors[0].code, message: error.message };
+    if (!(error instanceof DomainError)) throw error;
+    const answer = toApiError(error);
+    return { status: answer.statusCode, code: answer.errors[0].code, message: answer.message };
   }
   throw new Error('expected a refusal');
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { detectImageType, safeFileName } from '../../../shared/domain/images/image-file';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { ImageService } from '../../../shared/services/image-service';
-import { StoreUnavailableError } from '../../../shared/store/errors';
+import { StoreUnavailableError } from '../../../shared/domain/errors';
 import { GIF_1X1 as GIF, MemoryStorage as RecordingStorage, MemoryUploads, recordingVariants as variants } from './fakes';
 
 describe('ImageService: no orphans, nothing half-recorded', () => {

@@ -1,10 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ResourceNotFoundError } from '../../../shared/domain/errors';
+import { DomainError, StoreUnavailableError } from '../../../shared/domain/errors';
 import { UPLOAD_PREFIX_BYTES, UPLOAD_TTL_SECONDS, type PendingUpload } from '../../../shared/domain/images/image-upload';
-import { ApiError } from '../../../shared/http/errors';
+import { toApiError } from '../../../shared/http/errors';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { ImageService } from '../../../shared/services/image-service';
-import { StoreUnavailableError } from '../../../shared/store/errors';
 import { GIF_1X1, jpeg, MemoryStorage, MemoryUploads, png, recordingVariants, type RecordingVariants } from './fakes';
 
 /** The two-step upload (start, PUT to S3, complete), against in-memory stores and a settable clock. */
@@ -35,8 +34,10 @@ async function refusalOf(promise: Promise<unknown>): Promise<{ status: number; c
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  if (error instanceof ApiError) return { status: error.statusCode, code: error.errors[0].code, message: error.message };
-  if (error instanceof ResourceNotFoundError) return { status: 404, code: 'ResourceNotFound', message: error.message };
+  if (error instanceof DomainError) {
+    const answer = toApiError(error);
+    return { status: answer.statusCode, code: answer.errors[0].code, message: answer.message };
+  }
   throw new Error(`expected a refusal, got ${String(error)}`);
 }
 

@@ -28,8 +28,8 @@ Object.assign(process.env, {
 delete process.env.AWS_ENDPOINT_URL_S3;
 delete process.env.AWS_PROFILE;
 
-const { dynamoDb } = await import('../../../shared/aws/clients');
-const { s3 } = await import('../../../shared/aws/s3');
+const { dynamoDb: dynamoDbClient, s3 } = await import('../../../shared/composition-root');
+const dynamoDb = dynamoDbClient();
 const { logger } = await import('../../../shared/observability/logger');
 const { endpoints } = await import('../../../functions/endpoints');
 const { routeTableOf } = await import('../../../shared/http/route-table');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/http/errors.js';
+import { InvalidInputError } from '../../../shared/domain/errors.js';
+import { toApiError } from '../../../shared/http/errors.js';
 import { QueryParameters } from '../../../shared/http/query-parameters.js';
 
 /** The 400 InvalidInput that `action` throws; fails the test otherwise. */
@@ -7,15 +8,15 @@ function invalidInput(action: () => unknown): { message: string } {
   try {
     action();
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    const apiError = error as ApiError;
+    expect(error).toBeInstanceOf(InvalidInputError);
+    const apiError = toApiError(error);
     expect(apiError.statusCode).toBe(400);
     expect(apiError.errors).toHaveLength(1);
     expect(apiError.errors[0].code).toBe('InvalidInput');
     expect(apiError.body).toEqual({ statusCode: 400, message: apiError.errors[0].message, errors: apiError.errors });
     return apiError.errors[0];
   }
-  throw new Error('expected an InvalidInput ApiError');
+  throw new Error('expected an InvalidInputError');
 }
 
 const q = (raw: string | undefined) => new QueryParameters(raw);

@@ -2,17 +2,17 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { ObjectTestTypeDraft } from '../../../shared/domain/resource.js';
 import { UpdateRequest } from '../../../shared/domain/update-actions.js';
-import { ApiError } from '../../../shared/http/errors.js';
-import { validate } from '../../../shared/http/validation.js';
+import { ValidationError, validate } from '../../../shared/domain/validation.js';
+import { toApiError, type ApiError } from '../../../shared/http/errors.js';
 import { arrayTestType, copy, draftWith, objectTestTypeDraft } from './fixtures.js';
 
-/** The ApiError that validate() throws for the value; fails the test when it does not throw one. */
+/** The answer to the ValidationError that validate() throws for the value; fails the test when it does not throw one. */
 function refusal(value: unknown, schema: z.ZodType = ObjectTestTypeDraft, root?: string): ApiError {
   try {
     validate(schema, value, root);
   } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
+    expect(error).toBeInstanceOf(ValidationError);
+    return toApiError(error);
   }
   throw new Error('validate() accepted the value');
 }

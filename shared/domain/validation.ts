@@ -1,5 +1,8 @@
 import type { z } from 'zod';
-import { ApiError, type ErrorObject } from './errors';
+import { DomainError, type ErrorObject } from './errors';
+
+/** A draft, an update action or another body that does not fit its schema: one error object per problem. */
+export class ValidationError extends DomainError {}
 
 /**
  * Validates a value against one of the domain schemas and turns every zod issue into an error
@@ -10,7 +13,7 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, root = 
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => toErrorObject(issue, root));
-  throw new ApiError(400, errors as [ErrorObject, ...ErrorObject[]]);
+  throw new ValidationError(errors as [ErrorObject, ...ErrorObject[]]);
 }
 
 function toErrorObject(issue: z.core.$ZodIssue, root: string): ErrorObject {

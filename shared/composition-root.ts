@@ -1,0 +1,93 @@
+import { createDynamoDbClient } from './aws/clients';
+import { createPresigningS3Client, createS3Client } from './aws/s3';
+import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
+import { createTokenVerifier } from './auth/tokens';
+import { config } from './config';
+import { ComplexPathService } from './services/complex-path-service';
+import { AwsLambdaInvoker, type LambdaInvoker } from './services/extension-forwarding/lambda-invoker';
+import { ExtensionService } from './services/extension-service';
+import { ImageService } from './services/image-service';
+import { JsonValueService } from './services/json-value-service';
+import { ResourceQueryService } from './services/query-service';
+import { ResourceService } from './services/resource-service';
+import type { ClientStore } from './store/client-store';
+import type { ComplexPathStore } from './store/complex-path-store';
+import { DynamoDbClientStore } from './store/dynamodb/client-store';
+import { DynamoDbComplexPathStore } from './store/dynamodb/complex-path-store';
+import { DynamoDbExtensionStore } from './store/dynamodb/extension-store';
+import { DynamoDbJsonValueStore } from './store/dynamodb/json-value-store';
+import { DynamoDbResourceStore } from './store/dynamodb/resource-store';
+import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
+import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
+import type { ExtensionStore } from './store/extension-store';
+import type { ImageStorage } from './store/image-storage';
+import type { JsonValueStore } from './store/json-value-store';
+import type { ResourceStore } from './store/resource-store';
+import { S3ImageStorage } from './store/s3/image-storage';
+import type { UploadStore } from './store/upload-store';
+import type { VariantStore } from './store/variant-store';
+
+/**
+ * The composition root: the one place that wires this process's AWS clients, stores and services
+ * together — a Lambda function instance, or the local stack serving every handler in one process.
+ * Each part is built on first use and then reused across invocations. One accessor per part, each
+ * marked pure, so a function's bundle holds only the parts its handler reaches (bench/bundles.ts).
+ * Handlers, the local stack and tests ask here; services and stores take their parts as
+ * constructor arguments and never import this file (tests hand them fakes instead).
+ */
+
+/** `build` on the first call, the same value after; a build that throws is tried again next time. */
+function once<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}
+
+// ---- AWS clients -----------------------------------------------------------------------------
+
+export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
+export const s3 = /* @__PURE__ */ once(createS3Client);
+export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
+/** The SDK's Lambda client is created on the first Lambda call, so static and HTTP bindings never pay for it. */
+export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker());
+
+// ---- Stores ----------------------------------------------------------------------------------
+
+export const resourceStore = /* @__PURE__ */ once((): ResourceStore => new DynamoDbResourceStore(dynamoDb(), config.tableName));
+export const clientStore = /* @__PURE__ */ once((): ClientStore => new DynamoDbClientStore(dynamoDb(), config.tableName));
+export const complexPathStore = /* @__PURE__ */ once((): ComplexPathStore => new DynamoDbComplexPathStore(dynamoDb(), config.tableName));
+export const extensionStore = /* @__PURE__ */ once((): ExtensionStore => new DynamoDbExtensionStore(dynamoDb(), config.tableName));
+export const jsonValueStore = /* @__PURE__ */ once((): JsonValueStore => new DynamoDbJsonValueStore(dynamoDb(), config.tableName));
+export const variantStore = /* @__PURE__ */ once((): VariantStore => new DynamoDbVariantStore(dynamoDb(), config.tableName));
+export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbUploadStore(dynamoDb(), config.tableName));
+export const imageStorage = /* @__PURE__ */ once(
+  (): ImageStorage => new S3ImageStorage(s3(), config.imagesBucket, config.imageBaseUrl, s3ForPresigning()),
+);
+
+// ---- Tokens ----------------------------------------------------------------------------------
+
+/** KMS keys in AWS (SIGNING_KEY_ARN, comma-separated for rotation), a PEM file in local mode. */
+export const signingKeys = /* @__PURE__ */ once((): SigningKeys => {
+  const kmsKeys = config.signingKeyArn?.split(',').filter(Boolean);
+  if (kmsKeys?.length) return new KmsSigningKeys(kmsKeys as [string, ...string[]]);
+  if (config.signingKeyFile) return new FileSigningKeys(config.signingKeyFile);
+  throw new Error('Neither SIGNING_KEY_ARN nor SIGNING_KEY_FILE is set');
+});
+
+export const tokenSettings = () => ({
+  issuer: config.tokenIssuer,
+  audience: config.tokenAudience,
+  ttlSeconds: config.tokenTtlSeconds,
+});
+
+export const tokenVerifier = /* @__PURE__ */ once(() => createTokenVerifier(signingKeys(), tokenSettings()));
+
+// ---- Services (the use cases) ----------------------------------------------------------------
+
+export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));
+export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceStore()));
+export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
+export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));
+export const jsonValueService = /* @__PURE__ */ once(() => new JsonValueService(jsonValueStore()));
+export const extensionService = /* @__PURE__ */ once(
+  () => new ExtensionService({ bindings: extensionStore(), lambda: lambdaInvoker(), localMode: config.localMode }),
+);
