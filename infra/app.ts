@@ -1,11 +1,16 @@
 import { App } from 'aws-cdk-lib';
+import { parseCorsOrigins } from '../shared/http/cors';
+import { parseSigningKeyVersions } from './signing-keys';
 import { GenericResourceServiceStack } from './stack';
 
 /**
  * `cdk synth|deploy -c region=<region> -c cloudProvider=<cloudProvider>`: one stack per pairing,
  * named after it. The AWS account and region come from the CDK's usual environment.
  * Optional: `-c domain=<domain>` with `-c hostedZoneId=<id> [-c hostedZoneName=<zone>]` (or
- * `-c certificateArn=<arn>`) serves the API at `api.<region>.<cloudProvider>.<domain>`.
+ * `-c certificateArn=<arn>`) serves the API at `api.<region>.<cloudProvider>.<domain>`;
+ * `-c corsOrigins=<origin>[,<origin>…]` lets those browser origins call the API and upload images;
+ * `-c signingKeys=<version>[,<version>…]` names the token signing keys, the signing one first (rotation);
+ * `-c alarmEmail=<address>` sends the alarms there; `-c concurrencyAlarmThreshold=<n>` (default 800).
  */
 const app = new App();
 const region = app.node.tryGetContext('region') as string | undefined;
@@ -28,6 +33,10 @@ export const stack = new GenericResourceServiceStack(app, stackName(region, clou
         certificateArn: context('certificateArn'),
       }
     : undefined,
+  corsOrigins: parseCorsOrigins(context('corsOrigins')),
+  signingKeyVersions: parseSigningKeyVersions(context('signingKeys')),
+  alarmEmail: context('alarmEmail'),
+  concurrencyAlarmThreshold: context('concurrencyAlarmThreshold') === undefined ? undefined : Number(context('concurrencyAlarmThreshold')),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 
