@@ -26,6 +26,7 @@ export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not
   'issue-token': ['table:read', 'clients:countFailures', 'signingKey:sign', 'signingKey:publicKey'],
   'introspect-token': ['table:read', 'clients:countFailures', 'signingKey:publicKey'],
   'get-jwks': ['signingKey:publicKey'],
+  'get-authorization-server-metadata': [],
   'create-resource': ['table:read', 'table:write'],
   'overwrite-resource': ['table:read', 'table:write'],
   'put-resource': ['table:read', 'table:write'],

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { AuthorizationServerMetadata } from '../auth/authorization-server-metadata';
 import type { Introspection } from '../auth/introspection';
 import type { PublicJwk } from '../auth/signing-keys';
 import { ResourceNotFoundError } from '../domain/errors';
@@ -144,6 +145,24 @@ const Jwks = named(
 );
 // What this documents must be a JWKS of shared/auth/signing-keys.ts (whose JsonWebKey fields are all optional).
 const _jwksFits: [z.infer<typeof Jwks>] extends [{ keys: PublicJwk[] }] ? true : false = true;
+
+const AuthorizationServerMetadataSchema = named(
+  'AuthorizationServerMetadata',
+  z.object({
+    issuer: z.string(),
+    token_endpoint: z.string(),
+    jwks_uri: z.string(),
+    introspection_endpoint: z.string(),
+    grant_types_supported: z.array(z.string()),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    introspection_endpoint_auth_methods_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()),
+    scopes_supported: z.array(z.string()),
+    service_documentation: z.string(),
+  }),
+  'RFC 8414 metadata. Scopes are listed as templates (`manage_test:{projectKey}`), granted per project (`manage_test:demo`).',
+);
+const _metadataMatches: Same<z.infer<typeof AuthorizationServerMetadataSchema>, AuthorizationServerMetadata> = true;
 
 // ---- Error answers ---------------------------------------------------------------------------------
 
@@ -353,6 +372,11 @@ export const routeSchemas: Record<HandlerName | 'route-not-found', RouteSchema |
   'get-jwks': {
     tag: 'OAuth',
     responses: { 200: { description: 'The JSON Web Key Set.', content: json(Jwks) } },
+    errors: [],
+  },
+  'get-authorization-server-metadata': {
+    tag: 'OAuth',
+    responses: { 200: { description: 'Where the token, JWKS and introspection endpoints are, and what they support.', content: json(AuthorizationServerMetadataSchema) } },
     errors: [],
   },
   'query-resources': {

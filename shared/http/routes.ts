@@ -101,6 +101,7 @@ export const routes = [
   { method: 'GET', path: '/oauth/jwks', handler: 'get-jwks', access: PUBLIC, body: 'none', rows: [], summary: 'Public keys (JWKS) that verify the access tokens.' },
   // Public at the gateway: the caller authenticates as a client with HTTP Basic, like at /oauth/token.
   { method: 'POST', path: '/oauth/introspect', handler: 'introspect-token', access: PUBLIC, body: 'form', rows: [], summary: 'Token introspection (RFC 7662): whether a token is active, and its claims.' },
+  { method: 'GET', path: '/.well-known/oauth-authorization-server', handler: 'get-authorization-server-metadata', access: PUBLIC, body: 'none', rows: [], summary: 'OAuth 2.0 authorization server metadata (RFC 8414): issuer, endpoints, grant types, scopes.' },
 
   // The resource collection.
   { method: 'GET', path: '/{projectKey}/resource', handler: 'query-resources', access: READ, body: 'none', rows: [1], summary: 'Query resources: where, sort, paging, and the declared typed parameters.', query: RESOURCE_QUERY },
