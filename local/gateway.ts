@@ -12,6 +12,7 @@ import type { AuthorizerContext } from '../shared/auth/principal';
 import { general, invalidToken, requestEntityTooLarge, type ApiError } from '../shared/http/errors';
 import { matchRoute } from '../shared/http/route-matcher';
 import { fallbackRoute, routeKey, type Route } from '../shared/http/routes';
+import { withCors } from './cors';
 
 /** API Gateway refuses larger request payloads with 413. */
 export const GATEWAY_PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -29,6 +30,8 @@ export interface GatewayOptions {
   authorizer: AuthorizerHandler;
   /** Told of every answer, for a readable access log. */
   onAnswered?: (answer: AnsweredRequest) => void;
+  /** Browser origins allowed by CORS (local/cors.ts); none when empty. */
+  corsOrigins?: readonly string[];
 }
 
 export interface AnsweredRequest {
@@ -46,7 +49,7 @@ export interface AnsweredRequest {
  * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, no route)
  * it answers in the service's error shape; API Gateway's own bodies there are `{"message": ...}`.
  */
-export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOptions) {
+export function createGateway({ loadHandler, authorizer, onAnswered, corsOrigins = [] }: GatewayOptions) {
   const verdicts = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
 
   async function authorize(event: APIGatewayProxyEventV2): Promise<AuthorizerContext> {
@@ -88,6 +91,8 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
     }
   }
 
+  const served = withCors(answer, corsOrigins);
+
   /** The HTTP face of `answer`, for node:http. */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -105,7 +110,7 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
       send(response, request.method ?? 'GET', withRequestId(refusal(body, request.headers), randomUUID()));
       return;
     }
-    const result = await answer({
+    const result = await served({
       method: request.method ?? 'GET',
       url: request.url ?? '/',
       headers: request.headers,
@@ -123,7 +128,7 @@ export function createGateway({ loadHandler, authorizer, onAnswered }: GatewayOp
     }
   }
 
-  return { answer, handle };
+  return { answer: served, handle };
 }
 
 /** A request as the gateway sees it, whether it came over a socket or from a test. */

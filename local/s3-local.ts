@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
+import { uploadCorsXml } from './cors';
 
 export interface RunningS3 {
   endpoint: string;
@@ -11,7 +12,7 @@ export interface RunningS3 {
 }
 
 /** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images bucket in it. */
-export async function startS3Local(options: { dataDir: string; port: number; bucket: string }): Promise<RunningS3> {
+export async function startS3Local(options: { dataDir: string; port: number; bucket: string; corsOrigins?: readonly string[] }): Promise<RunningS3> {
   const directory = resolve(options.dataDir, 's3');
   await mkdir(directory, { recursive: true });
   const server = new S3rver({
@@ -19,9 +20,12 @@ export async function startS3Local(options: { dataDir: string; port: number; buc
     address: '127.0.0.1',
     directory,
     silent: true,
-    configureBuckets: [{ name: options.bucket, configs: [] }],
+    // Browsers of the CORS origins PUT presigned uploads here, as to the bucket in AWS.
+    configureBuckets: [{ name: options.bucket, configs: options.corsOrigins?.length ? [uploadCorsXml(options.corsOrigins)] : [] }],
   });
   await server.run();
+  // A CORS rule of an earlier start stays in the data directory unless removed.
+  if (!options.corsOrigins?.length) await server.store.deleteSubresource(options.bucket, undefined, 'cors');
   const endpoint = `http://127.0.0.1:${options.port}`;
   return {
     endpoint,

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import { hashSecret } from '../shared/auth/client-secrets';
+import { parseCorsOrigins } from '../shared/http/cors';
 import { routes, fallbackRoute } from '../shared/http/routes';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
@@ -47,7 +48,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   progress('starting DynamoDB Local');
   const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
   progress('starting the S3 emulator');
-  const s3 = await startS3Local({ dataDir, port: options.s3Port ?? (await freePort()), bucket: LOCAL_IMAGES_BUCKET }).catch(
+  const s3 = await startS3Local({ dataDir, port: options.s3Port ?? (await freePort()), bucket: LOCAL_IMAGES_BUCKET, corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS) }).catch(
     async (error: unknown) => {
       await dynamoDb.stop();
       throw error;
@@ -119,6 +120,8 @@ export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) 
     loadHandler: async (name) => handlers.get(name)!,
     authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
     onAnswered,
+    // CORS_ORIGINS: the local counterpart of `-c corsOrigins` (shared/http/cors.ts).
+    corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
   });
 }
 
