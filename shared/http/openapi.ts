@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
+import { JsonValueSchema } from '../domain/extensions/binding';
 import type { ParameterSpec, ScalarType } from './parameters';
 import { errorResponses, namedSchemas, pathParameters, routeSchemaOf, routeSchemas, tags, type Content, type ErrorResponseName, type ResponseSpec } from './route-schemas';
 import { fallbackRoute, routes, type ProjectScope, type Route } from './routes';
@@ -56,6 +57,8 @@ export function buildOpenApiDocument(): OpenApiDocument {
     const errors: ErrorResponseName[] = [
       ...schema.errors,
       ...(route.access.kind === 'project' ? (['Unauthorized', 'Forbidden'] as const) : []),
+      // API Gateway throttles every route (the stage's limit, stricter on the OAuth routes).
+      'TooManyRequests',
       'InternalServerError',
     ];
     for (const name of errors) {
@@ -209,11 +212,20 @@ function convert(io: 'input' | 'output', used: readonly z.ZodType[]) {
   return {
     // The registry's descriptions describe the named schemas (zod reads its own `.meta()` ones).
     named: Object.fromEntries(
-      [...namedSchemas.values()].map(({ id, description }) => [id, { ...clean(schemas[id]), ...(description === undefined ? {} : { description }) }]),
+      [...namedSchemas].map(([schema, { id, description }]) => [
+        id,
+        { ...(schema === JsonValueSchema ? ANY_JSON_VALUE : clean(schemas[id])), ...(description === undefined ? {} : { description }) },
+      ]),
     ),
     inline: new Map([...inlineIds].map(([schema, id]) => [schema, clean(schemas[id])])),
   };
 }
+
+/**
+ * Any JSON value as the empty schema: the same values as zod's recursive union, which generators
+ * cannot type (openapi-typescript's alias refers to itself: TS2502 under tsc --strict).
+ */
+const ANY_JSON_VALUE: JsonSchema = {};
 
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
@@ -297,13 +309,17 @@ function securityOf(route: Route, clientAuthentication: 'basic' | undefined): Js
   return clientAuthentication === 'basic' ? [{ clientBasic: [] }] : [];
 }
 
+/** Each scope's template, then a concrete example of it (the project `demo` of `npm start`), to pick in the reference page. */
 function scopeDescriptions(): Record<string, string> {
   return Object.fromEntries(
-    (Object.entries(SCOPES) as [ProjectScope, string][]).map(([scope, what]) => {
+    (Object.entries(SCOPES) as [ProjectScope, string][]).flatMap(([scope, what]) => {
       const opened = (routes as readonly Route[])
         .filter((route) => route.access.kind === 'project' && route.access.anyOf.includes(scope))
         .map(routeName);
-      return [`${scope}:{projectKey}`, `${what}: ${opened.join(', ')}.`];
+      return [
+        [`${scope}:{projectKey}`, `${what}: ${opened.join(', ')}.`],
+        [`${scope}:demo`, `Example: \`${scope}:{projectKey}\` for the project \`demo\`.`],
+      ];
     }),
   );
 }
@@ -324,7 +340,7 @@ function operationIdOf(route: Route): string {
 function introduction(): string {
   const fallback = routeSchemas[fallbackRoute.handler as 'route-not-found'];
   const unknownRoutes = (typeof fallback === 'function' ? [] : fallback.errors)
-    .map((name) => `${errorResponses[name].status} \`${errorResponses[name].example.errors[0]!.code}\``)
+    .map((name) => `${errorResponses[name].status} \`${(errorResponses[name].example as { errors: { code: string }[] }).errors[0]!.code}\``)
     .join(' or ');
   return [
     'Inside one project (`/{projectKey}/...`) the service keeps a collection called `resource`: query it (where, sort, paging), check for matches, search it, create, read, overwrite, update with ordered actions at an expected version, and delete; upload images to product variants; call extension actions.',
