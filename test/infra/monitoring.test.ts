@@ -81,6 +81,11 @@ describe('alarms', () => {
     expect(alarm.Threshold).toBe(ALARM_THRESHOLDS.tokenFailures);
   });
 
+  it('use 17 metrics in all, the count README.md prices ($0.10 each a month)', () => {
+    const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
+    expect(metrics).toBe(17);
+  });
+
   it('treat no data as no incident (an idle service), and explain themselves', () => {
     expect(alarms(plain)).toHaveLength(9);
     for (const alarm of alarms(plain)) {
