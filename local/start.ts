@@ -3,7 +3,8 @@ import { startLocalStack } from './stack';
 
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
- * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS.
+ * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS,
+ * CORS_ORIGINS.
  */
 const settings = {
   port: Number(process.env.PORT ?? 8080),
@@ -34,6 +35,7 @@ Generic Resource Service is running (local mode)
   DynamoDB Local         ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
   S3 emulator (s3rver)   ${stack.s3Endpoint}  (bucket images)
   Data directory         ${settings.dataDir}
+  CORS origins           ${process.env.CORS_ORIGINS || 'none (set CORS_ORIGINS to let browsers of other origins call it)'}
 
 Development client (local only)
   client id      ${clientId}
