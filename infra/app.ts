@@ -36,10 +36,16 @@ export const stack = new GenericResourceServiceStack(app, stackName(region, clou
   corsOrigins: parseCorsOrigins(context('corsOrigins')),
   signingKeyVersions: parseSigningKeyVersions(context('signingKeys')),
   alarmEmail: context('alarmEmail'),
-  concurrencyAlarmThreshold: context('concurrencyAlarmThreshold') === undefined ? undefined : Number(context('concurrencyAlarmThreshold')),
+  concurrencyAlarmThreshold: positiveInteger('concurrencyAlarmThreshold', context('concurrencyAlarmThreshold')),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 
 export function stackName(region: string, cloudProvider: string): string {
   return `GenericResourceService-${region}-${cloudProvider}`.replace(/[^A-Za-z0-9-]/g, '-');
+}
+
+function positiveInteger(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(String(value))) throw new Error(`-c ${name}=${value} is not a positive whole number.`);
+  return Number(value);
 }
