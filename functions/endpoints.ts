@@ -6,6 +6,7 @@ import { completeImageUpload } from './complete-image-upload/endpoint';
 import { createResource } from './create-resource/endpoint';
 import { deleteResource } from './delete-resource/endpoint';
 import { getApiDocs } from './get-api-docs/endpoint';
+import { getAuthorizationServerMetadata } from './get-authorization-server-metadata/endpoint';
 import { getJwks } from './get-jwks/endpoint';
 import { getOpenApi } from './get-openapi/endpoint';
 import { getResource } from './get-resource/endpoint';
@@ -33,6 +34,7 @@ export const endpoints: readonly EndpointDeclaration[] = [
   issueToken,
   getJwks,
   introspectToken,
+  getAuthorizationServerMetadata,
   // The resource collection.
   queryResources,
   checkResourcesExist,

@@ -11,7 +11,10 @@ import { clientKey } from '../shared/store/dynamodb/keys';
 /** What the permissions are granted on. */
 export interface GrantTargets {
   table: ITableV2;
+  /** The key that signs tokens. */
   signingKey: IKey;
+  /** Every key whose public half verifies tokens (the signing one and those kept during a rotation). */
+  publicKeys: readonly IKey[];
   images: Bucket;
 }
 
@@ -24,7 +27,7 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, imageAct
   'table:read': (fn, { table }) => table.grantReadData(fn),
   'table:write': (fn, { table }) => table.grantWriteData(fn),
   'signingKey:sign': (fn, { signingKey }) => signingKey.grant(fn, 'kms:Sign'),
-  'signingKey:publicKey': (fn, { signingKey }) => signingKey.grant(fn, 'kms:GetPublicKey'),
+  'signingKey:publicKey': (fn, { publicKeys }) => publicKeys.forEach((key) => key.grant(fn, 'kms:GetPublicKey')),
   // The brute-force brake's counters, and nothing else: client items only, these attributes only.
   'clients:countFailures': (fn, { table }) =>
     fn.addToRolePolicy(

@@ -1,15 +1,15 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
-import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Distribution, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
+import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
@@ -17,13 +17,23 @@ import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/ta
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
+import { Monitoring } from './constructs/monitoring';
 import { grantPermissions } from './function-permissions';
+import { createSigningKeys } from './signing-keys';
 
 export interface GenericResourceServiceStackProps extends StackProps {
   region: string;
   cloudProvider: string;
   /** Optional: serve the API at `api.<region>.<cloudProvider>.<domain>`. */
   customDomain?: Omit<CustomDomainProps, 'api' | 'hostName'> & { domain: string };
+  /** Browser origins allowed to call the API and PUT presigned uploads (shared/http/cors.ts); none by default. */
+  corsOrigins?: readonly string[];
+  /** Versions of the token signing key, the signing one first (infra/signing-keys.ts); default ['1']. */
+  signingKeyVersions?: readonly string[];
+  /** Where alarms are sent by e-mail (SNS); without it they only show in CloudWatch. */
+  alarmEmail?: string;
+  /** Lambda concurrency (account and region) that raises the LambdaConcurrency alarm; default 800. */
+  concurrencyAlarmThreshold?: number;
 }
 
 /** The API's access log line (API Gateway context variables). */
@@ -70,13 +80,9 @@ export class GenericResourceServiceStack extends Stack {
       timeToLiveAttribute: UPLOAD_EXPIRY_ATTRIBUTE,
     });
 
-    // Tokens are signed inside KMS; the private key never leaves it.
-    const signingKey = new Key(this, 'TokenSigningKey', {
-      keySpec: KeySpec.RSA_2048,
-      keyUsage: KeyUsage.SIGN_VERIFY,
-      description: `Signs access tokens of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    // Tokens are signed inside KMS; the private key never leaves it. The first key signs, all verify.
+    const signingKeys = createSigningKeys(this, props.signingKeyVersions ?? ['1'], `Signs access tokens of the Generic Resource Service (${props.region}/${props.cloudProvider})`);
+    const [signingKey] = signingKeys;
 
     // Server access logs of the images bucket (every write, delete and CloudFront fetch), kept 90 days.
     const accessLogs = new Bucket(this, 'AccessLogs', {
@@ -101,6 +107,18 @@ export class GenericResourceServiceStack extends Stack {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'images/',
       removalPolicy: RemovalPolicy.RETAIN,
+      // Browsers of the allowed origins PUT presigned uploads straight to the bucket.
+      cors: props.corsOrigins?.length
+        ? [
+            {
+              allowedOrigins: [...props.corsOrigins],
+              allowedMethods: [HttpMethods.PUT],
+              allowedHeaders: [...UPLOAD_CORS_POLICY.allowHeaders],
+              exposedHeaders: [...UPLOAD_CORS_POLICY.exposeHeaders],
+              maxAge: UPLOAD_CORS_POLICY.maxAgeSeconds,
+            },
+          ]
+        : undefined,
     });
     const imageDistribution = new Distribution(this, 'ImageDistribution', {
       comment: `Images of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
@@ -131,17 +149,31 @@ export class GenericResourceServiceStack extends Stack {
     const api = new HttpApi(this, 'Api', {
       apiName: `generic-resource-service-${props.region}-${props.cloudProvider}`,
       description: 'Generic Resource Service (commercetools family), project-scoped HTTP API',
+      // API Gateway answers preflights itself and adds the headers to every answer of an allowed origin.
+      corsPreflight: props.corsOrigins?.length
+        ? {
+            allowOrigins: [...props.corsOrigins],
+            allowMethods: CORS_POLICY.allowMethods.map((method) => CorsHttpMethod[method]),
+            allowHeaders: [...CORS_POLICY.allowHeaders],
+            exposeHeaders: [...CORS_POLICY.exposeHeaders],
+            maxAge: Duration.seconds(CORS_POLICY.maxAgeSeconds),
+          }
+        : undefined,
     });
+    let baseUrl = api.apiEndpoint;
     if (props.customDomain) {
       const { domain, ...certificate } = props.customDomain;
-      new CustomDomain(this, 'CustomDomain', { api, hostName: `api.${props.region}.${props.cloudProvider}.${domain}`, ...certificate });
+      const hostName = `api.${props.region}.${props.cloudProvider}.${domain}`;
+      new CustomDomain(this, 'CustomDomain', { api, hostName, ...certificate });
+      // Tokens name the address clients use (`iss`), and discovery answers with it.
+      baseUrl = `https://${hostName}`;
     }
 
     const environment = {
       TABLE_NAME: table.tableName,
-      TOKEN_ISSUER: api.apiEndpoint,
+      TOKEN_ISSUER: baseUrl,
       TOKEN_AUDIENCE: 'generic-resource-service',
-      SIGNING_KEY_ARN: signingKey.keyArn,
+      SIGNING_KEY_ARN: signingKeys.map((key) => key.keyArn).join(','),
       IMAGES_BUCKET: images.bucketName,
       IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
     };
@@ -152,17 +184,18 @@ export class GenericResourceServiceStack extends Stack {
         environment,
         filesBesideBundle: declaration.filesBesideBundle,
       });
-      grantPermissions(fn, declaration.permissions, { table, signingKey, images });
+      grantPermissions(fn, declaration.permissions, { table, signingKey, publicKeys: signingKeys, images });
       return fn;
     };
 
-    const authorizer = new HttpLambdaAuthorizer('TokenAuthorizer', functionFor(authorizerFunction), {
+    const authorizerLambda = functionFor(authorizerFunction);
+    const authorizer = new HttpLambdaAuthorizer('TokenAuthorizer', authorizerLambda, {
       responseTypes: [HttpLambdaResponseType.SIMPLE],
       identitySource: ['$request.header.Authorization'],
       resultsCacheTtl: Duration.seconds(AUTHORIZER_CACHE_TTL_SECONDS),
     });
 
-    for (const endpoint of endpoints) {
+    const endpointLambdas = endpoints.map((endpoint) => {
       const fn = functionFor(endpoint);
       for (const route of endpoint.routes) {
         const httpRoute = new HttpRoute(this, `Route${pascalCase(route.method)}${pascalCase(route.path)}`, {
@@ -179,11 +212,13 @@ export class GenericResourceServiceStack extends Stack {
           });
         }
       }
-    }
+      return fn;
+    });
+    const notFoundLambda = functionFor(fallback);
     const defaultRoute = new HttpRoute(this, 'RouteDefault', {
       httpApi: api,
       routeKey: HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('NotFoundIntegration', functionFor(fallback)),
+      integration: new HttpLambdaIntegration('NotFoundIntegration', notFoundLambda),
     });
     Validations.of(defaultRoute).acknowledge({
       id: 'AwsSolutions-APIG4',
@@ -208,6 +243,16 @@ export class GenericResourceServiceStack extends Stack {
     const apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
     stage.accessLogSettings = { destinationArn: apiAccessLogs.logGroupArn, format: JSON.stringify(API_ACCESS_LOG_FORMAT) };
 
+    new Monitoring(this, 'Monitoring', {
+      api,
+      table,
+      functions: [authorizerLambda, ...endpointLambdas, notFoundLambda],
+      authorizerLogGroup: authorizerLambda.logGroup,
+      alarmEmail: props.alarmEmail,
+      concurrencyThreshold: props.concurrencyAlarmThreshold,
+      dashboardName: id,
+    });
+
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
     new CfnOutput(this, 'TokenUrl', { value: `${api.apiEndpoint}/oauth/token`, description: 'OAuth 2.0 token endpoint' });
     new CfnOutput(this, 'JwksUrl', { value: `${api.apiEndpoint}/oauth/jwks`, description: 'Public keys of the access tokens' });
@@ -215,6 +260,7 @@ export class GenericResourceServiceStack extends Stack {
     new CfnOutput(this, 'ImagesBucketName', { value: images.bucketName });
     new CfnOutput(this, 'ImageBaseUrl', { value: `https://${imageDistribution.distributionDomainName}` });
     new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
+    new CfnOutput(this, 'AuthorizationServerMetadataUrl', { value: `${baseUrl}/.well-known/oauth-authorization-server`, description: 'OAuth 2.0 discovery (RFC 8414)' });
   }
 }
 

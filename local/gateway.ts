@@ -13,6 +13,7 @@ import { general, invalidToken, requestEntityTooLarge, type ApiError } from '../
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { routeMatcher } from '../shared/http/route-matcher';
 import { routeTableOf } from '../shared/http/route-table';
+import { withCors } from './cors';
 
 /** API Gateway refuses larger request payloads with 413. */
 export const GATEWAY_PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   authorizer: AuthorizerHandler;
   /** Told of every answer, for a readable access log. */
   onAnswered?: (answer: AnsweredRequest) => void;
+  /** Browser origins allowed by CORS (local/cors.ts); none when empty. */
+  corsOrigins?: readonly string[];
 }
 
 export interface AnsweredRequest {
@@ -50,7 +53,7 @@ export interface AnsweredRequest {
  * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, no route)
  * it answers in the service's error shape; API Gateway's own bodies there are `{"message": ...}`.
  */
-export function createGateway({ endpoints, fallback, loadHandler, authorizer, onAnswered }: GatewayOptions) {
+export function createGateway({ endpoints, fallback, loadHandler, authorizer, onAnswered, corsOrigins = [] }: GatewayOptions) {
   const matchRoute = routeMatcher(routeTableOf(endpoints));
   const verdicts = new Map<string, { context: AuthorizerContext; expiresAt: number }>();
 
@@ -95,6 +98,8 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
     }
   }
 
+  const served = withCors(answer, corsOrigins);
+
   /** The HTTP face of `answer`, for node:http. */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -112,7 +117,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
       send(response, request.method ?? 'GET', withRequestId(refusal(body, request.headers), randomUUID()));
       return;
     }
-    const result = await answer({
+    const result = await served({
       method: request.method ?? 'GET',
       url: request.url ?? '/',
       headers: request.headers,
@@ -130,7 +135,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
     }
   }
 
-  return { answer, handle };
+  return { answer: served, handle };
 }
 
 /** A request as the gateway sees it, whether it came over a socket or from a test. */

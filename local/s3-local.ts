@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import S3rver from 's3rver';
 import { LocalStartError } from './local-start-error';
 import { portInUse } from './port-probe';
+import { uploadCorsXml } from './cors';
 
 export interface RunningS3 {
   endpoint: string;
@@ -13,7 +14,7 @@ export interface RunningS3 {
 }
 
 /** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images bucket in it. */
-export async function startS3Local(options: { dataDir: string; port: number; bucket: string }): Promise<RunningS3> {
+export async function startS3Local(options: { dataDir: string; port: number; bucket: string; corsOrigins?: readonly string[] }): Promise<RunningS3> {
   if (await portInUse(options.port)) {
     throw new LocalStartError(
       `Port ${options.port} for the S3 emulator is already in use (another npm start?). Stop what uses it, or set S3_LOCAL_PORT to another port or leave it unset.`,
@@ -27,9 +28,12 @@ export async function startS3Local(options: { dataDir: string; port: number; buc
     address: '127.0.0.1',
     directory,
     silent: true,
-    configureBuckets: [{ name: options.bucket, configs: [] }],
+    // Browsers of the CORS origins PUT presigned uploads here, as to the bucket in AWS.
+    configureBuckets: [{ name: options.bucket, configs: options.corsOrigins?.length ? [uploadCorsXml(options.corsOrigins)] : [] }],
   });
   await server.run();
+  // A CORS rule of an earlier start stays in the data directory unless removed.
+  if (!options.corsOrigins?.length) await server.store.deleteSubresource(options.bucket, undefined, 'cors');
   const endpoint = `http://127.0.0.1:${options.port}`;
   return {
     endpoint,

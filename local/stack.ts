@@ -6,6 +6,7 @@ import { hashSecret } from '../shared/auth/client-secrets';
 import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { endpoints, fallback } from '../functions/endpoints';
+import { parseCorsOrigins } from '../shared/http/cors';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startS3Local } from './s3-local';
 import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
@@ -49,7 +50,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   progress('starting DynamoDB Local');
   const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
   progress('starting the S3 emulator');
-  const s3 = await startS3Local({ dataDir, port: options.s3Port ?? (await freePort()), bucket: LOCAL_IMAGES_BUCKET }).catch(
+  const s3 = await startS3Local({ dataDir, port: options.s3Port ?? (await freePort()), bucket: LOCAL_IMAGES_BUCKET, corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS) }).catch(
     async (error: unknown) => {
       await dynamoDb.stop();
       throw error;
@@ -123,6 +124,8 @@ export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) 
     loadHandler: async (endpoint) => handlers.get(endpoint)!,
     authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
     onAnswered,
+    // CORS_ORIGINS: the local counterpart of `-c corsOrigins` (shared/http/cors.ts).
+    corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
   });
 }
 

@@ -8,6 +8,8 @@ export interface StartBannerFacts {
   devClient: { clientId: string; clientSecret: string; scopes: string[] };
   /** The project the example calls use. */
   project: string;
+  /** CORS_ORIGINS as set, if at all. */
+  corsOrigins?: string;
 }
 
 /** The heading above the example calls; a test runs the lines below it exactly as printed. */
@@ -22,6 +24,7 @@ Generic Resource Service is running (local mode)
   DynamoDB Local         ${facts.dynamoDbEndpoint}  (table ${facts.tableName})
   S3 emulator (s3rver)   ${facts.s3Endpoint}  (bucket images)
   Data directory         ${facts.dataDir}
+  CORS origins           ${facts.corsOrigins || 'none (set CORS_ORIGINS to let browsers of other origins call it)'}
   API reference          ${facts.url}/docs
 
 Development client (local only)

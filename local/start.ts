@@ -4,7 +4,8 @@ import { startBanner } from './start-banner';
 
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
- * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS.
+ * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS,
+ * CORS_ORIGINS.
  */
 const settings = {
   port: Number(process.env.PORT ?? 8080),
@@ -33,6 +34,7 @@ try {
       dataDir: settings.dataDir,
       devClient: { clientId, clientSecret, scopes: stack.devClientScopes },
       project: projectKeys[0] ?? 'demo',
+      corsOrigins: process.env.CORS_ORIGINS,
     }),
   );
 

@@ -1,4 +1,5 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
+import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 import { clientStore, tokenVerifier } from '../../shared/composition-root';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
@@ -15,7 +16,18 @@ import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
-  return { isAuthorized: true, context: await verdict(event.headers?.authorization) };
+  const context = await verdict(event.headers?.authorization);
+  if (context.authenticated === 'false') logRefusal(event, context.reason);
+  return { isAuthorized: true, context };
+}
+
+/**
+ * One INFO line per refusal: why, on which route, from where; never the token or the header. A
+ * plain console line (Lambda's JSON log format makes it `{"level":"INFO","message":...}`) keeps the
+ * logger library out of the authorizer's cold start; the stack counts these lines as a metric.
+ */
+function logRefusal(event: APIGatewayRequestAuthorizerEventV2, reason: string): void {
+  console.info(`${AUTHORIZER_REFUSAL_MESSAGE}: ${reason}`, JSON.stringify({ route: event.routeKey, sourceIp: event.requestContext?.http?.sourceIp }));
 }
 
 async function verdict(authorization: string | undefined): Promise<AuthorizerContext> {

@@ -4,3 +4,9 @@
  */
 export const AUTHORIZER_CACHE_TTL_SECONDS = 300;
 export const AUTHORIZER_IDENTITY_HEADER = 'authorization';
+
+/**
+ * How each refusal of the authorizer begins its log line (`token refused: <reason>`); the stack's
+ * AuthorizerRefusals metric filter counts the lines that begin so.
+ */
+export const AUTHORIZER_REFUSAL_MESSAGE = 'token refused';

@@ -6,6 +6,7 @@ import { namedSchemas } from './contract/schema-names';
 import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
 import { tags } from './contract/tags';
 import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
+import { JsonValueSchema } from '../domain/extensions/binding';
 import type { ParameterSpec, ScalarType } from './parameters';
 import { routeTableOf, type ServedRoute } from './route-table';
 
@@ -56,6 +57,8 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
     const errors: ErrorResponseName[] = [
       ...route.errors,
       ...(route.access.kind === 'project' ? (['Unauthorized', 'Forbidden'] as const) : []),
+      // API Gateway throttles every route (the stage's limit, stricter on the OAuth routes).
+      'TooManyRequests',
       'InternalServerError',
     ];
     for (const name of errors) {
@@ -210,11 +213,20 @@ function convert(io: 'input' | 'output', used: readonly z.ZodType[]) {
   return {
     // The registry's descriptions describe the named schemas (zod reads its own `.meta()` ones).
     named: Object.fromEntries(
-      [...namedSchemas.values()].map(({ id, description }) => [id, { ...clean(schemas[id]), ...(description === undefined ? {} : { description }) }]),
+      [...namedSchemas].map(([schema, { id, description }]) => [
+        id,
+        { ...(schema === JsonValueSchema ? ANY_JSON_VALUE : clean(schemas[id])), ...(description === undefined ? {} : { description }) },
+      ]),
     ),
     inline: new Map([...inlineIds].map(([schema, id]) => [schema, clean(schemas[id])])),
   };
 }
+
+/**
+ * Any JSON value as the empty schema: the same values as zod's recursive union, which generators
+ * cannot type (openapi-typescript's alias refers to itself: TS2502 under tsc --strict).
+ */
+const ANY_JSON_VALUE: JsonSchema = {};
 
 function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
@@ -299,14 +311,17 @@ function securityOf(route: RouteDeclaration): JsonSchema[] {
   return route.clientAuthentication === 'basic' ? [{ clientBasic: [] }] : [];
 }
 
-/** What each project-bound scope opens: its description, then the operations that accept it. */
+/** Each scope's template with what it opens, then a concrete example of it (the project `demo` of `npm start`), to pick in the reference page. */
 function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string> {
   return Object.fromEntries(
-    PROJECT_SCOPE_NAMES.map((scope) => {
+    PROJECT_SCOPE_NAMES.flatMap((scope) => {
       const opened = table
         .filter(({ route }) => route.access.kind === 'project' && route.access.anyOf.includes(scope))
         .map(({ key }) => key);
-      return [`${scope}:{projectKey}`, `${SCOPE_DESCRIPTIONS[scope]}: ${opened.join(', ')}.`];
+      return [
+        [`${scope}:{projectKey}`, `${SCOPE_DESCRIPTIONS[scope]}: ${opened.join(', ')}.`],
+        [`${scope}:demo`, `Example: \`${scope}:{projectKey}\` for the project \`demo\`.`],
+      ];
     }),
   );
 }
@@ -324,7 +339,7 @@ function operationIdOf({ endpoint, route }: ServedRoute): string {
 
 function introduction(fallback: EndpointDeclaration): string {
   const unknownRoutes = fallback.routes[0].errors
-    .map((name) => `${errorResponses[name].status} \`${errorResponses[name].example.errors[0]!.code}\``)
+    .map((name) => `${errorResponses[name].status} \`${(errorResponses[name].example as { errors: { code: string }[] }).errors[0]!.code}\``)
     .join(' or ');
   return [
     'Inside one project (`/{projectKey}/...`) the service keeps a collection called `resource`: query it (where, sort, paging), check for matches, search it, create, read, overwrite, update with ordered actions at an expected version, and delete; upload images to product variants; call extension actions.',

@@ -1,12 +1,7 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../functions/endpoints';
 import type { RouteDeclaration as Route } from '../../shared/http/declaration';
+import { renderedDom } from '../support/chromium';
 import { baseUrl } from './api-client';
 
 const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes);
@@ -16,42 +11,6 @@ const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes
  * local stack (Swagger UI and the document come from the service itself; the browser has no
  * internet), runs its scripts under the page's Content-Security-Policy, and dumps the DOM.
  */
-const CHROMIUM = process.env.CHROMIUM_BIN ?? '/usr/bin/chromium';
-
-async function renderedDom(url: string): Promise<string> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}; this test renders the API reference in it. Install it with ` +
-        '`apt-get install -y chromium` (.ci/run does), or set CHROMIUM_BIN to a Chromium binary.',
-    );
-  }
-  const profile = await mkdtemp(join(tmpdir(), 'grs-chromium-'));
-  try {
-    const { stdout } = await promisify(execFile)(
-      CHROMIUM,
-      [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        `--user-data-dir=${profile}`,
-        // Let the page's timers and fetches settle before the DOM is dumped.
-        '--virtual-time-budget=10000',
-        '--dump-dom',
-        url,
-      ],
-      { timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
-    );
-    return stdout;
-  } finally {
-    await rm(profile, { recursive: true, force: true });
-  }
-}
-
 const unescapeHtml = (text: string) =>
   text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
 

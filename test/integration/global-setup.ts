@@ -18,6 +18,8 @@ export const DEV_CLIENT = { clientId: 'test-client', clientSecret: 'test-secret-
 export async function setup(project: TestProject) {
   dataDir = await mkdtemp(join(tmpdir(), 'grs-test-'));
   const port = await freePort();
+  // The origin of the page that calls the API from a browser (cors.test.ts): the only CORS origin.
+  const browserOrigin = `http://localhost:${await freePort()}`;
   stack = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
     env: {
       ...process.env,
@@ -27,6 +29,7 @@ export async function setup(project: TestProject) {
       LOCAL_CLIENT_ID: DEV_CLIENT.clientId,
       LOCAL_CLIENT_SECRET: DEV_CLIENT.clientSecret,
       LOCAL_PROJECT_KEYS: DEV_CLIENT.projectKeys.join(','),
+      CORS_ORIGINS: browserOrigin,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -42,6 +45,7 @@ export async function setup(project: TestProject) {
   project.provide('startOutput', output);
   project.provide('dataDir', dataDir);
   project.provide('devClient', DEV_CLIENT);
+  project.provide('browserOrigin', browserOrigin);
 }
 
 export async function teardown() {
@@ -86,5 +90,6 @@ declare module 'vitest' {
     devClient: typeof DEV_CLIENT;
     /** What `npm start` printed until it was ready. */
     startOutput: string;
+    browserOrigin: string;
   }
 }

@@ -17,6 +17,7 @@ export type ErrorResponseName =
   | 'UploadNotReceived'
   | 'PayloadTooLarge'
   | 'UnsupportedMediaType'
+  | 'TooManyRequests'
   | 'InternalServerError'
   | 'BadGateway'
   | 'ServiceUnavailable'

@@ -117,6 +117,13 @@ export const errorResponses = {
     schema: ErrorResponse,
     example: unsupportedMediaType('application/json', 'text/plain').body,
   },
+  TooManyRequests: {
+    status: 429,
+    description:
+      'API Gateway throttles the API (every route, and the OAuth routes more strictly) and answers 429 itself, with its own body `{"message": "Too Many Requests"}` and no `Retry-After`: retry with exponential backoff.',
+    schema: z.object({ message: z.string() }),
+    example: { message: 'Too Many Requests' },
+  },
   InternalServerError: {
     status: 500,
     description: '`General`: an unexpected failure; the body holds no internals.',

@@ -73,7 +73,15 @@ describe('the OpenAPI document', () => {
   it('secures project routes with project-bound OAuth 2.0 scopes and answers 401 and 403 there', () => {
     const scheme = components.securitySchemes.oauth2;
     expect(scheme.flows.clientCredentials.tokenUrl).toBe('/oauth/token');
-    expect(Object.keys(scheme.flows.clientCredentials.scopes).sort()).toEqual(['manage_products:{projectKey}', 'manage_test:{projectKey}', 'view_test:{projectKey}']);
+    // Each template, and a concrete example of it beside it.
+    expect(Object.keys(scheme.flows.clientCredentials.scopes)).toEqual([
+      'manage_test:{projectKey}',
+      'manage_test:demo',
+      'view_test:{projectKey}',
+      'view_test:demo',
+      'manage_products:{projectKey}',
+      'manage_products:demo',
+    ]);
     for (const route of routes) {
       const { security, responses } = operation(route);
       if (route.access.kind === 'project') {
@@ -117,15 +125,26 @@ describe('the OpenAPI document', () => {
     expect(upload.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Variant' });
   });
 
+  it('documents 429 (API Gateway throttling) on every route', () => {
+    for (const route of routes as readonly Route[]) {
+      const { responses } = operation(route);
+      expect(responses['429'], `${route.method} ${route.path}`).toEqual(
+        route.method === 'HEAD' ? expect.objectContaining({ description: expect.stringContaining('throttles') }) : { $ref: '#/components/responses/TooManyRequests' },
+      );
+    }
+    expect(components.responses.TooManyRequests.content['application/json'].example).toEqual({ message: 'Too Many Requests' });
+  });
+
   it('describes errors in the commercetools shape, with examples that fit it', () => {
     expect(components.schemas.ErrorResponse.required).toEqual(['statusCode', 'message', 'errors']);
     for (const [name, response] of Object.entries(errorResponses) as [string, (typeof errorResponses)[keyof typeof errorResponses]][]) {
       const example = components.responses[name].content['application/json'].example;
-      expect(example.statusCode, name).toBe(response.status);
+      // 429 is API Gateway's own answer, in its own shape.
+      if (name !== 'TooManyRequests') expect(example.statusCode, name).toBe(response.status);
       expect(response.schema.safeParse(example).success, name).toBe(true);
     }
     const update = operation({ method: 'POST', path: '/{projectKey}/resource/{id}' });
-    expect(Object.keys(update.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '500', '503']);
+    expect(Object.keys(update.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
     expect(update.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
     // HEAD answers have no body, errors included.
     const head = operation({ method: 'HEAD', path: '/{projectKey}/resource' });

@@ -32,7 +32,7 @@ describe('what counts as a reference outside the repository', () => {
   it('an import from outside', () => {
     expect(referencesIn('local/start.ts', "\nimport { x } from '../../elsewhere/x';")).toEqual([{ line: 2, reference: "'../../elsewhere/x'" }]);
     expect(referencesIn('local/start.ts', "const m = await import(`../../elsewhere/${name}.ts`);")).toHaveLength(1);
-    expect(referencesIn('local/start.ts', "import { routes } from '../shared/http/routes';")).toEqual([]);
+    expect(referencesIn('local/start.ts', "import { endpoints } from '../functions/endpoints';")).toEqual([]);
   });
 
   it('join or resolve from the file, the working directory or another base', () => {

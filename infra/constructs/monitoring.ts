@@ -1,0 +1,186 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
+
+/** The namespace of the service's own metrics: the functions' EMF lines (shared/observability/metrics.ts) and the log metric filters. */
+export const METRICS_NAMESPACE = 'GenericResourceService';
+const SERVICE_NAME = 'generic-resource-service';
+
+/** What each alarm fires on. README.md ("Alarms") says what each means and what to do. */
+export const ALARM_THRESHOLDS = {
+  /** Percent of requests answered 5xx, over each of 3 consecutive 5-minute periods. */
+  api5xxPercent: 1,
+  /** p99 of the API's latency in ms, over each of 3 consecutive 5-minute periods. */
+  apiP99LatencyMs: 2000,
+  /** Lambda function errors (crashes, timeouts) in 5 minutes. */
+  lambdaErrors: 5,
+  /** Throttled Lambda invocations in 5 minutes. */
+  lambdaThrottles: 1,
+  /** DynamoDB throttle events (reads plus writes) in 5 minutes. */
+  dynamoDbThrottles: 1,
+  /** DynamoDB system errors (HTTP 500 of DynamoDB itself) in 5 minutes. */
+  dynamoDbSystemErrors: 1,
+  /** Tokens the authorizer refused in 5 minutes. */
+  authorizerRefusals: 200,
+  /** Failed requests (4xx) at the token endpoint in 5 minutes: secrets being guessed, or a client with a stale secret. */
+  tokenFailures: 50,
+} as const;
+
+export interface MonitoringProps {
+  api: IHttpApi;
+  table: ITableV2;
+  /** The functions behind the routes, shown per function on the dashboard. */
+  functions: readonly IFunction[];
+  /** The authorizer's log group: its refusal lines become the AuthorizerRefusals metric. */
+  authorizerLogGroup: ILogGroup;
+  /** The Lambda concurrency (account and region) above which to alarm; default 800 of the default quota of 1000. */
+  concurrencyThreshold?: number;
+  /** Where alarms are sent (an SNS topic with this e-mail subscribed); without it alarms only show in CloudWatch. */
+  alarmEmail?: string;
+  /** Names the dashboard, e.g. `GenericResourceService-europe-west1-gcp`. */
+  dashboardName: string;
+}
+
+/**
+ * What an operator watches: one alarm per failure that needs a person, a dashboard of the same
+ * metrics, and (with an e-mail) an SNS topic the alarms notify. Lambda's errors, throttles and
+ * concurrency are the account's in this region (unfiltered metrics): an alarm per function would
+ * cost $0.10 per function and metric each month, and the dashboard shows the functions apart.
+ */
+export class Monitoring extends Construct {
+  readonly alarms: Alarm[] = [];
+  readonly topic?: Topic;
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const period = Duration.minutes(5);
+
+    const requests = props.api.metricCount({ period, statistic: 'Sum' });
+    const serverErrors = props.api.metricServerError({ period, statistic: 'Sum' });
+    const serverErrorPercent = new MathExpression({
+      expression: 'IF(requests > 0, 100 * errors / requests, 0)',
+      usingMetrics: { errors: serverErrors, requests },
+      period,
+      label: 'API 5xx (% of requests)',
+    });
+    const p99Latency = props.api.metricLatency({ period, statistic: 'p99', label: 'API latency p99 (ms)' });
+
+    const lambda = (metricName: string, statistic: string) => new Metric({ namespace: 'AWS/Lambda', metricName, statistic, period });
+    const lambdaErrors = lambda('Errors', 'Sum');
+    const lambdaThrottles = lambda('Throttles', 'Sum');
+    const concurrency = lambda('ConcurrentExecutions', 'Maximum');
+
+    const dynamoDbThrottles = new MathExpression({
+      expression: 'reads + writes',
+      usingMetrics: {
+        reads: props.table.metric('ReadThrottleEvents', { period, statistic: 'Sum' }),
+        writes: props.table.metric('WriteThrottleEvents', { period, statistic: 'Sum' }),
+      },
+      period,
+      label: 'DynamoDB throttle events',
+    });
+    const dynamoDbSystemErrors = props.table.metricSystemErrorsForOperations({
+      // The operations the stores use (shared/store/dynamodb/).
+      operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY, Operation.SCAN, Operation.TRANSACT_WRITE_ITEMS],
+      period,
+      statistic: 'Sum',
+    });
+
+    new MetricFilter(this, 'AuthorizerRefusalsFilter', {
+      logGroup: props.authorizerLogGroup,
+      // The authorizer logs each refusal at INFO as `token refused: <reason>` (Lambda's JSON log format).
+      filterPattern: FilterPattern.stringValue('$.message', '=', `${AUTHORIZER_REFUSAL_MESSAGE}*`),
+      metricNamespace: METRICS_NAMESPACE,
+      metricName: 'AuthorizerRefusals',
+      metricValue: '1',
+    });
+    const authorizerRefusals = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'AuthorizerRefusals', statistic: 'Sum', period });
+    // The functions' EMF line counts 4xx per route (shared/http/middleware/observe.ts).
+    const tokenFailures = new Metric({
+      namespace: METRICS_NAMESPACE,
+      metricName: 'ClientErrors',
+      dimensionsMap: { service: SERVICE_NAME, route: 'POST /oauth/token' },
+      statistic: 'Sum',
+      period,
+    });
+
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1) =>
+      this.alarms.push(
+        new Alarm(this, name, {
+          alarmDescription: `${description} See README.md, "Alarms".`,
+          metric,
+          threshold,
+          evaluationPeriods,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          // No traffic is not an incident: the service idles at no cost.
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+        }),
+      );
+    alarm('Api5xxRate', serverErrorPercent, ALARM_THRESHOLDS.api5xxPercent, 'More than 1% of API requests answered 5xx for 15 minutes.', 3);
+    alarm('ApiLatencyP99', p99Latency, ALARM_THRESHOLDS.apiP99LatencyMs, 'API p99 latency above 2 s for 15 minutes.', 3);
+    alarm('LambdaErrors', lambdaErrors, ALARM_THRESHOLDS.lambdaErrors, 'Lambda functions (this account and region) crashed or timed out.');
+    alarm('LambdaThrottles', lambdaThrottles, ALARM_THRESHOLDS.lambdaThrottles, 'Lambda invocations (this account and region) were throttled.');
+    alarm('LambdaConcurrency', concurrency, props.concurrencyThreshold ?? 800, 'Lambda concurrency (this account and region) is close to its quota.');
+    alarm('DynamoDbThrottles', dynamoDbThrottles, ALARM_THRESHOLDS.dynamoDbThrottles, 'DynamoDB throttled requests to the table.');
+    alarm('DynamoDbSystemErrors', dynamoDbSystemErrors, ALARM_THRESHOLDS.dynamoDbSystemErrors, 'DynamoDB answered system errors (its own 500s).');
+    alarm('AuthorizerRefusals', authorizerRefusals, ALARM_THRESHOLDS.authorizerRefusals, 'Many tokens refused by the authorizer in 5 minutes.');
+    alarm('TokenEndpointFailures', tokenFailures, ALARM_THRESHOLDS.tokenFailures, 'A burst of failed requests at POST /oauth/token.');
+
+    if (props.alarmEmail) {
+      this.topic = new Topic(this, 'AlarmTopic', { displayName: `Alarms of ${props.dashboardName}`, enforceSSL: true });
+      this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+      Validations.of(this.topic).acknowledge({
+        id: 'AwsSolutions-SNS2',
+        reason: 'The topic carries alarm state changes only (no data); CloudWatch cannot publish to a topic encrypted with the AWS managed SNS key, and a customer key costs $1/month against nothing-at-idle.',
+      });
+      const action = new SnsAction(this.topic);
+      for (const each of this.alarms) {
+        each.addAlarmAction(action);
+        each.addOkAction(action);
+      }
+    }
+
+    const perFunction = (metricName: string, statistic: string) =>
+      props.functions.map((fn) => fn.metric(metricName, { period, statistic, label: fn.node.id }));
+    const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
+    new Dashboard(this, 'Dashboard', {
+      dashboardName: props.dashboardName,
+      widgets: [
+        [new TextWidget({ markdown: `# ${props.dashboardName}\nAlarms and what to do: README.md, "Alarms".`, width: 24, height: 2 })],
+        [
+          graph('API requests and 5xx', [requests, serverErrors]),
+          graph('API 5xx (% of requests)', [serverErrorPercent]),
+          graph('API latency', [props.api.metricLatency({ period, statistic: 'p50' }), p99Latency]),
+        ],
+        [
+          graph('Lambda errors per function', perFunction('Errors', 'Sum')),
+          graph('Lambda throttles per function', perFunction('Throttles', 'Sum')),
+          graph('Lambda concurrency (account)', [concurrency]),
+        ],
+        [
+          graph('DynamoDB throttles and system errors', [dynamoDbThrottles, dynamoDbSystemErrors]),
+          graph('Authorizer refusals', [authorizerRefusals]),
+          graph('Token endpoint 4xx', [tokenFailures]),
+        ],
+      ],
+    });
+  }
+}

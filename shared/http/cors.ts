@@ -1,0 +1,34 @@
+/**
+ * Which browser origins may call the API and PUT to its presigned upload URLs (CORS). Nothing is
+ * allowed unless configured: `-c corsOrigins=…` in AWS (API Gateway's preflight and headers, the
+ * images bucket's CORS rules), `CORS_ORIGINS` in local mode (the local gateway and the S3 emulator).
+ * Tokens travel in the Authorization header, never in cookies: no credentials mode.
+ */
+export const CORS_POLICY = {
+  allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowHeaders: ['authorization', 'content-type', 'x-correlation-id'],
+  exposeHeaders: ['x-correlation-id', 'www-authenticate'],
+  maxAgeSeconds: 3600,
+} as const;
+
+/** The headers a browser sends with the presigned PUT (the signed ones it may set; it sets content-length itself). */
+export const UPLOAD_CORS_POLICY = {
+  allowMethods: ['PUT'],
+  allowHeaders: ['content-type', 'cache-control', 'if-none-match'],
+  exposeHeaders: ['etag'],
+  maxAgeSeconds: 3600,
+} as const;
+
+/**
+ * `https://shop.example.com,http://localhost:3000` → the list; `*` allows any origin. Anything that
+ * is not a bare origin (a path, a trailing slash, no scheme) is refused rather than half-applied.
+ */
+export function parseCorsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
+      throw new Error(`CORS origin '${origin}' is not an origin: write scheme://host[:port] (no path, no trailing slash), or *.`);
+    }
+  }
+  return origins;
+}

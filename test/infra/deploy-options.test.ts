@@ -1,0 +1,131 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseSigningKeyVersions } from '../../infra/signing-keys';
+import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
+import { CORS_POLICY, UPLOAD_CORS_POLICY, parseCorsOrigins } from '../../shared/http/cors';
+
+/** The deploy-time context values of infra/app.ts, each as the stack turns it into resources. */
+const build = (props: Partial<GenericResourceServiceStackProps> = {}) => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
+    region: 'europe-west1',
+    cloudProvider: 'gcp',
+    env: { account: '123456789012', region: 'eu-west-1' },
+    ...props,
+  });
+  return { app, stack, template: Template.fromStack(stack) };
+};
+
+const ORIGINS = ['https://shop.example.com', 'http://localhost:3000'];
+let plain: Template;
+let configured: ReturnType<typeof build>;
+beforeAll(() => {
+  plain = build().template;
+  configured = build({
+    corsOrigins: ORIGINS,
+    signingKeyVersions: ['2', '1'],
+    alarmEmail: 'ops@example.com',
+    customDomain: { domain: 'example.com', hostedZone: { id: 'Z123', name: 'example.com' } },
+  });
+});
+
+const environmentOf = (template: Template, idPrefix: string) =>
+  (Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(idPrefix))![1] as any).Properties.Environment.Variables;
+
+describe('-c corsOrigins', () => {
+  it('configures the API\'s preflight and headers, and the images bucket\'s CORS for presigned PUTs', () => {
+    configured.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: {
+        AllowOrigins: ORIGINS,
+        AllowMethods: [...CORS_POLICY.allowMethods],
+        AllowHeaders: [...CORS_POLICY.allowHeaders],
+        ExposeHeaders: [...CORS_POLICY.exposeHeaders],
+        MaxAge: CORS_POLICY.maxAgeSeconds,
+      },
+    });
+    configured.template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      CorsConfiguration: {
+        CorsRules: [
+          {
+            AllowedOrigins: ORIGINS,
+            AllowedMethods: ['PUT'],
+            AllowedHeaders: [...UPLOAD_CORS_POLICY.allowHeaders],
+            ExposedHeaders: [...UPLOAD_CORS_POLICY.exposeHeaders],
+            MaxAge: UPLOAD_CORS_POLICY.maxAgeSeconds,
+          },
+        ],
+      },
+    });
+  });
+
+  it('allows no origin when not given', () => {
+    plain.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
+    for (const bucket of Object.values(plain.findResources('AWS::S3::Bucket')) as any[]) expect(bucket.Properties.CorsConfiguration).toBeUndefined();
+  });
+
+  it('refuses what is not an origin instead of half-applying it', () => {
+    expect(parseCorsOrigins(' https://a.example , http://localhost:5173 ')).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(parseCorsOrigins(undefined)).toEqual([]);
+    expect(parseCorsOrigins('*')).toEqual(['*']);
+    for (const wrong of ['https://a.example/', 'a.example', 'https://a.example/path', 'ftp://a.example']) expect(() => parseCorsOrigins(wrong)).toThrow(/not an origin/);
+  });
+});
+
+describe('-c signingKeys (rotation without editing infra/)', () => {
+  it('keeps version 1 under the id the stack always had, so an existing key is never replaced', () => {
+    expect(Object.keys(plain.findResources('AWS::KMS::Key'))).toEqual([expect.stringMatching(/^TokenSigningKey[0-9A-F]{8}$/)]);
+  });
+
+  it('makes one retained key per version; the first signs, all are published and verify', () => {
+    const keys = configured.template.findResources('AWS::KMS::Key');
+    const ids = Object.keys(keys);
+    const v1 = ids.find((id) => /^TokenSigningKey[0-9A-F]{8}$/.test(id))!;
+    const v2 = ids.find((id) => id.startsWith('TokenSigningKeyV2'))!;
+    expect(ids).toHaveLength(2);
+    for (const key of Object.values(keys) as any[]) expect(key.DeletionPolicy).toBe('Retain');
+
+    const arn = (id: string) => ({ 'Fn::GetAtt': [id, 'Arn'] });
+    expect(environmentOf(configured.template, 'IssueToken').SIGNING_KEY_ARN).toEqual({ 'Fn::Join': ['', [arn(v2), ',', arn(v1)]] });
+
+    const statements = (prefix: string) =>
+      Object.entries(configured.template.findResources('AWS::IAM::Policy'))
+        .filter(([id]) => id.startsWith(prefix))
+        .flatMap(([, policy]) => (policy as any).Properties.PolicyDocument.Statement);
+    const signs = statements('IssueTokenServiceRole').filter((statement: any) => [statement.Action].flat().includes('kms:Sign'));
+    expect(signs.map((statement: any) => statement.Resource)).toEqual([arn(v2)]);
+    const reads = statements('GetJwksServiceRole').filter((statement: any) => [statement.Action].flat().includes('kms:GetPublicKey'));
+    expect(reads.map((statement: any) => statement.Resource).sort((a: any, b: any) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual(
+      [arn(v1), arn(v2)].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    );
+  });
+
+  it('reads the context value, and refuses a list that cannot be right', () => {
+    expect(parseSigningKeyVersions(undefined)).toEqual(['1']);
+    expect(parseSigningKeyVersions('2, 1')).toEqual(['2', '1']);
+    expect(() => build({ signingKeyVersions: ['1', '1'] })).toThrow(/twice/);
+    expect(() => build({ signingKeyVersions: ['v2'] })).toThrow(/not a number/);
+    expect(() => build({ signingKeyVersions: [] })).toThrow(/at least one/);
+  });
+});
+
+describe('token issuer with a custom domain', () => {
+  it('is the custom domain\'s URL, so tokens and discovery name the address clients use', () => {
+    expect(environmentOf(configured.template, 'IssueToken').TOKEN_ISSUER).toBe('https://api.europe-west1.gcp.example.com');
+    expect(environmentOf(configured.template, 'Authorizer').TOKEN_ISSUER).toBe('https://api.europe-west1.gcp.example.com');
+    configured.template.hasOutput('AuthorizationServerMetadataUrl', { Value: 'https://api.europe-west1.gcp.example.com/.well-known/oauth-authorization-server' });
+  });
+
+  it('is the execute-api URL without one', () => {
+    expect(environmentOf(plain, 'IssueToken').TOKEN_ISSUER).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
+  });
+});
+
+describe('cdk-nag with every option on', () => {
+  it('finds no unacknowledged error or warning', () => {
+    const report = new AwsSolutionsChecks(configured.app).validateScope(configured.stack);
+    expect(report.violations.map((violation) => `${violation.ruleName}: ${violation.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,129 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ALARM_THRESHOLDS, METRICS_NAMESPACE } from '../../infra/constructs/monitoring';
+import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
+import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
+
+const synth = (props: Partial<GenericResourceServiceStackProps> = {}) =>
+  Template.fromStack(
+    // Skip esbuild bundling: these tests check the template, not the bundles.
+    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'GenericResourceService-europe-west1-gcp', {
+      region: 'europe-west1',
+      cloudProvider: 'gcp',
+      env: { account: '123456789012', region: 'eu-west-1' },
+      ...props,
+    }),
+  );
+
+let plain: Template;
+let withEmail: Template;
+beforeAll(() => {
+  plain = synth();
+  withEmail = synth({ alarmEmail: 'ops@example.com', concurrencyAlarmThreshold: 90 });
+});
+
+const alarms = (template: Template) => Object.values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm: any) => alarm.Properties);
+
+/** The alarm whose metric (or one metric of its expression) is `metricName` in `namespace`. */
+function alarmOn(template: Template, namespace: string, metricName: string) {
+  const found = alarms(template).filter((alarm) => {
+    const metrics = alarm.Metrics ? alarm.Metrics.flatMap((query: any) => (query.MetricStat ? [query.MetricStat.Metric] : [])) : [alarm];
+    return metrics.some((metric: any) => metric.Namespace === namespace && metric.MetricName === metricName);
+  });
+  expect(found, `one alarm on ${namespace} ${metricName}`).toHaveLength(1);
+  return found[0];
+}
+
+describe('alarms', () => {
+  it('watch the API: 5xx as a share of requests, and p99 latency, each over 3 periods of 5 minutes', () => {
+    const rate = alarmOn(plain, 'AWS/ApiGateway', '5xx');
+    expect(rate.Metrics.find((query: any) => query.Expression)?.Expression).toBe('IF(requests > 0, 100 * errors / requests, 0)');
+    expect(rate.Metrics.some((query: any) => query.MetricStat?.Metric.MetricName === 'Count')).toBe(true);
+    expect(rate).toMatchObject({ Threshold: ALARM_THRESHOLDS.api5xxPercent, EvaluationPeriods: 3, ComparisonOperator: 'GreaterThanThreshold' });
+
+    const latency = alarmOn(plain, 'AWS/ApiGateway', 'Latency');
+    expect(latency).toMatchObject({ Threshold: ALARM_THRESHOLDS.apiP99LatencyMs, EvaluationPeriods: 3 });
+    expect(latency.Metrics[0].MetricStat).toEqual({
+      Metric: { Namespace: 'AWS/ApiGateway', MetricName: 'Latency', Dimensions: [{ Name: 'ApiId', Value: { Ref: expect.stringMatching(/^Api/) } }] },
+      Period: 300,
+      Stat: 'p99',
+    });
+  });
+
+  it('watch Lambda errors, throttles and concurrency (of the account and region)', () => {
+    expect(alarmOn(plain, 'AWS/Lambda', 'Errors')).toMatchObject({ Statistic: 'Sum', Threshold: ALARM_THRESHOLDS.lambdaErrors });
+    expect(alarmOn(plain, 'AWS/Lambda', 'Throttles')).toMatchObject({ Statistic: 'Sum', Threshold: ALARM_THRESHOLDS.lambdaThrottles });
+    expect(alarmOn(plain, 'AWS/Lambda', 'ConcurrentExecutions')).toMatchObject({ Statistic: 'Maximum', Threshold: 800 });
+    expect(alarmOn(withEmail, 'AWS/Lambda', 'ConcurrentExecutions').Threshold).toBe(90);
+  });
+
+  it('watch the table: throttled reads and writes, and system errors of every operation the stores use', () => {
+    const throttles = alarmOn(plain, 'AWS/DynamoDB', 'ReadThrottleEvents');
+    expect(throttles.Metrics.map((query: any) => query.MetricStat?.Metric.MetricName).filter(Boolean).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+    const systemErrors = alarmOn(plain, 'AWS/DynamoDB', 'SystemErrors');
+    const operations = systemErrors.Metrics.flatMap((query: any) => query.MetricStat?.Metric.Dimensions ?? []).filter((d: any) => d.Name === 'Operation').map((d: any) => d.Value);
+    expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'Scan', 'TransactWriteItems', 'UpdateItem']);
+  });
+
+  it('count authorizer refusals from its log lines, and alarm on a burst of them', () => {
+    plain.hasResourceProperties('AWS::Logs::MetricFilter', {
+      FilterPattern: `{ $.message = "${AUTHORIZER_REFUSAL_MESSAGE}*" }`,
+      LogGroupName: { Ref: Match.stringLikeRegexp('^AuthorizerLogs') },
+      MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: 'AuthorizerRefusals', MetricValue: '1' }],
+    });
+    expect(alarmOn(plain, METRICS_NAMESPACE, 'AuthorizerRefusals')).toMatchObject({ Statistic: 'Sum', Threshold: ALARM_THRESHOLDS.authorizerRefusals });
+  });
+
+  it('alarm on a burst of token endpoint failures (the 4xx the functions count per route)', () => {
+    const alarm = alarmOn(plain, METRICS_NAMESPACE, 'ClientErrors');
+    expect(alarm.Dimensions).toEqual(expect.arrayContaining([{ Name: 'route', Value: 'POST /oauth/token' }, { Name: 'service', Value: 'generic-resource-service' }]));
+    expect(alarm.Threshold).toBe(ALARM_THRESHOLDS.tokenFailures);
+  });
+
+  it('use 17 metrics in all, the count README.md prices ($0.10 each a month)', () => {
+    const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
+    expect(metrics).toBe(17);
+  });
+
+  it('treat no data as no incident (an idle service), and explain themselves', () => {
+    expect(alarms(plain)).toHaveLength(9);
+    for (const alarm of alarms(plain)) {
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+      expect(alarm.AlarmDescription).toMatch(/README\.md, "Alarms"/);
+    }
+  });
+});
+
+describe('notification', () => {
+  it('without -c alarmEmail: no topic, alarms without actions', () => {
+    plain.resourceCountIs('AWS::SNS::Topic', 0);
+    for (const alarm of alarms(plain)) expect(alarm.AlarmActions).toBeUndefined();
+  });
+
+  it('with -c alarmEmail: an SNS topic (TLS only) with that e-mail, notified when each alarm fires and clears', () => {
+    withEmail.resourceCountIs('AWS::SNS::Topic', 1);
+    withEmail.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'ops@example.com' });
+    withEmail.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    const topic = Object.keys(withEmail.findResources('AWS::SNS::Topic'))[0];
+    for (const alarm of alarms(withEmail)) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topic }]);
+    }
+  });
+});
+
+describe('dashboard', () => {
+  it('shows the alarms\' metrics, and Lambda errors per function', () => {
+    const [dashboard] = Object.values(plain.findResources('AWS::CloudWatch::Dashboard')) as any[];
+    expect(dashboard.Properties.DashboardName).toBe('GenericResourceService-europe-west1-gcp');
+    const body = JSON.stringify(dashboard.Properties.DashboardBody);
+    for (const metric of ['5xx', 'Latency', 'ConcurrentExecutions', 'ReadThrottleEvents', 'SystemErrors', 'AuthorizerRefusals', 'ClientErrors']) {
+      expect(body).toContain(metric);
+    }
+    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention'));
+    for (const fn of functions) expect(body, fn).toContain(fn);
+  });
+});
