@@ -1,26 +1,23 @@
-import { ArnFormat, CfnOutput, Duration, RemovalPolicy, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Distribution, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { Distribution, ResponseHeadersPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
 import { fallbackRoute, routeKey, routes, type Route } from '../shared/http/routes';
 import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
-import { FAILURE_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
-import { clientKey } from '../shared/store/dynamodb/keys';
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { copyApiDocsAssets } from './api-docs-assets';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
-import { functionPermissions, type Permission } from './function-permissions';
+import { functionPermissions, grantPermissions } from './function-permissions';
 
 export interface GenericResourceServiceStackProps extends StackProps {
   region: string;
@@ -45,6 +42,10 @@ export const API_ACCESS_LOG_FORMAT = {
   authorizerError: '$context.authorizer.error',
   integrationError: '$context.integrationErrorMessage',
 };
+
+/** Days a pending upload's object lives if never completed; days a replaced or deleted image version is kept. */
+export const PENDING_UPLOAD_DAYS = 1;
+export const IMAGE_NONCURRENT_DAYS = 30;
 
 /** Requests per second across the API, and the stricter limit of the token route. */
 export const THROTTLE = { api: { rate: 1000, burst: 2000 }, token: { rate: 20, burst: 40 } };
@@ -102,13 +103,35 @@ export class GenericResourceServiceStack extends Stack {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'images/',
+      // Versions replaced or deleted (an image removed after a failed attach) are kept 30 days to recover from mistakes, then go.
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(IMAGE_NONCURRENT_DAYS), expiredObjectDeleteMarker: true }],
       removalPolicy: RemovalPolicy.RETAIN,
+    });
+    // Pending two-step uploads: a bucket of their own that no distribution serves, so nothing unchecked is ever
+    // published; completion copies the checked object into the images bucket. Whatever is never completed goes after a day.
+    const uploads = new Bucket(this, 'ImageUploads', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'image-uploads/',
+      lifecycleRules: [{ expiration: Duration.days(PENDING_UPLOAD_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(PENDING_UPLOAD_DAYS) }],
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    // Served images are never sniffed into another type (an image that a browser would run as HTML).
+    const imageHeaders = new ResponseHeadersPolicy(this, 'ImageResponseHeaders', {
+      comment: 'nosniff on served images',
+      securityHeadersBehavior: {
+        contentTypeOptions: { override: true },
+      },
     });
     const imageDistribution = new Distribution(this, 'ImageDistribution', {
       comment: `Images of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(images),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: imageHeaders,
       },
     });
     Validations.of(imageDistribution).acknowledge(
@@ -145,68 +168,17 @@ export class GenericResourceServiceStack extends Stack {
       TOKEN_AUDIENCE: 'generic-resource-service',
       SIGNING_KEY_ARN: signingKey.keyArn,
       IMAGES_BUCKET: images.bucketName,
+      IMAGE_UPLOADS_BUCKET: uploads.bucketName,
       IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
     };
 
-    const grant = (fn: IFunction, permissions: readonly Permission[]) => {
-      /** Actions on image objects, granted in one statement on image keys (`<projectKey>/images/<uuid>/<file>`) only. */
-      const imageActions = new Set<string>();
-      for (const permission of permissions) {
-        if (permission === 'table:read') table.grantReadData(fn);
-        if (permission === 'table:write') table.grantWriteData(fn);
-        if (permission === 'signingKey:sign') signingKey.grant(fn, 'kms:Sign');
-        if (permission === 'signingKey:publicKey') signingKey.grant(fn, 'kms:GetPublicKey');
-        if (permission === 'clients:countFailures') {
-          // The brute-force brake's counters, and nothing else: client items only, these attributes only.
-          fn.addToRolePolicy(
-            new PolicyStatement({
-              actions: ['dynamodb:UpdateItem'],
-              resources: [table.tableArn],
-              conditions: {
-                'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [clientKey('*').pk] },
-                'ForAllValues:StringEquals': { 'dynamodb:Attributes': FAILURE_COUNTER_ATTRIBUTES },
-                StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
-              },
-            }),
-          );
-        }
-        // Exactly the calls of the image storage: put and (to undo a failed upload) delete; HEAD and GET of an
-        // uploaded object; and presigning, where S3 checks the signer's s3:PutObject when the URL is used.
-        if (permission === 'images:write') ['s3:PutObject', 's3:DeleteObject'].forEach((action) => imageActions.add(action));
-        if (permission === 'images:presignPut') imageActions.add('s3:PutObject');
-        if (permission === 'images:read') {
-          imageActions.add('s3:GetObject');
-          // Without s3:ListBucket, S3 answers 403 instead of 404 for an object that is not there (an upload not sent yet).
-          fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [images.bucketArn] }));
-        }
-        if (permission === 'extensions:invoke') {
-          fn.addToRolePolicy(
-            new PolicyStatement({
-              actions: ['lambda:InvokeFunction'],
-              resources: [this.formatArn({ service: 'lambda', resource: 'function', resourceName: 'gr-extension-*', arnFormat: ArnFormat.COLON_RESOURCE_NAME })],
-            }),
-          );
-          Validations.of(fn).acknowledge({
-            id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:lambda:${nagValue(this.region, 'AWS::Region')}:${nagValue(this.account, 'AWS::AccountId')}:function:gr-extension-*]`,
-            reason: 'Projects bind extension actions to functions chosen at run time; the gr-extension- name prefix is the boundary of what may be invoked (docs/extensions.md).',
-          });
-        }
-      }
-      if (imageActions.size > 0) {
-        fn.addToRolePolicy(new PolicyStatement({ actions: [...imageActions], resources: [images.arnForObjects('*/images/*')] }));
-        Validations.of(fn).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${this.resolve((images.node.defaultChild as CfnBucket).logicalId)}.Arn>/*/images/*]`,
-          reason: 'Image keys hold a project key and a fresh uuid chosen per upload, so the function can only be granted the images/ key pattern, not single objects.',
-        });
-      }
-    };
     const functionFor = (handler: keyof typeof functionPermissions) => {
       const fn = new EndpointFunction(this, pascalCase(handler), {
         handler,
         environment,
         ...(handler === 'get-api-docs' ? { commandHooks: copyApiDocsAssets } : {}),
       });
-      grant(fn, functionPermissions[handler]);
+      grantPermissions(fn, functionPermissions[handler], { stack: this, table, signingKey, images, uploads });
       return fn;
     };
 
@@ -270,11 +242,6 @@ export class GenericResourceServiceStack extends Stack {
     new CfnOutput(this, 'ImageBaseUrl', { value: `https://${imageDistribution.distributionDomainName}` });
     new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
   }
-}
-
-/** How cdk-nag names a value in a finding id: the literal, or `<AWS::Region>` for an unresolved pseudo parameter. */
-function nagValue(value: string, pseudoParameter: 'AWS::Region' | 'AWS::AccountId'): string {
-  return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
 }
 
 function pascalCase(text: string): string {

@@ -10,8 +10,8 @@ export interface RunningS3 {
   stop(): Promise<void>;
 }
 
-/** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images bucket in it. */
-export async function startS3Local(options: { dataDir: string; port: number; bucket: string }): Promise<RunningS3> {
+/** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images and pending-uploads buckets in it. */
+export async function startS3Local(options: { dataDir: string; port: number; bucket: string; pendingBucket: string }): Promise<RunningS3> {
   const directory = resolve(options.dataDir, 's3');
   await mkdir(directory, { recursive: true });
   const server = new S3rver({
@@ -19,7 +19,7 @@ export async function startS3Local(options: { dataDir: string; port: number; buc
     address: '127.0.0.1',
     directory,
     silent: true,
-    configureBuckets: [{ name: options.bucket, configs: [] }],
+    configureBuckets: [options.bucket, options.pendingBucket].map((name) => ({ name, configs: [] })),
   });
   await server.run();
   const endpoint = `http://127.0.0.1:${options.port}`;

@@ -32,7 +32,8 @@ Generic Resource Service is running (local mode)
 
   API and token service  ${stack.url}
   DynamoDB Local         ${stack.dynamoDbEndpoint}  (table ${stack.tableName})
-  S3 emulator (s3rver)   ${stack.s3Endpoint}  (bucket images)
+  S3 emulator (s3rver)   ${stack.s3Endpoint}  (buckets images, image-uploads)
+  Images served at       ${stack.imageBaseUrl}
   Data directory         ${settings.dataDir}
 
 Development client (local only)

@@ -11,18 +11,19 @@ import { clientStore } from '../../shared/store/stores';
  * with HTTP Basic, exactly as at the token endpoint (same brute-force brake), and posts
  * `token=<access token>`; the answer is `{active: true, scope, exp, client_id, ...}` for a token
  * this service issued to a client that is not revoked, and `{active: false}` for anything else.
- * Any authenticated client may introspect any token: the claims are readable in the JWT anyway.
+ * A client may introspect its own tokens, and those of projects it holds `introspect_oauth_tokens`
+ * on (RFC 7662 §2.1; introspection.ts); any other token is `{active: false}`.
  */
-export const handler = endpoint('introspect-token', async ({ headers, body }) => {
+export const handler = endpoint('introspect-token', async ({ headers, body, sourceIp }) => {
   const form = readForm(headers['content-type'], body);
-  await authenticateClient(headers.authorization, clientStore());
+  const caller = await authenticateClient(headers.authorization, clientStore(), sourceIp);
 
   const token = form.get('token');
   if (!token) throw oauthError(400, 'invalid_request', 'The token parameter is missing.');
 
   return {
     statusCode: 200,
-    body: await introspect(token, tokenVerifier(), clientStore()),
+    body: await introspect(token, tokenVerifier(), clientStore(), caller),
     headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   };
 });

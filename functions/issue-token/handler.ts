@@ -12,10 +12,10 @@ import { clientStore } from '../../shared/store/stores';
  * space-separated `scope` (form body or query), and gets a bearer token for at most the scopes
  * it was created with.
  */
-export const handler = endpoint('issue-token', async ({ headers, body, query }) => {
+export const handler = endpoint('issue-token', async ({ headers, body, query, sourceIp }) => {
   const form = readForm(headers['content-type'], body);
   // Basic credentials, the secret's hash, revocation and the brute-force brake (client-authentication.ts).
-  const client = await authenticateClient(headers.authorization, clientStore());
+  const client = await authenticateClient(headers.authorization, clientStore(), sourceIp);
 
   const grantType = form.get('grant_type');
   if (!grantType) throw oauthError(400, 'invalid_request', 'The grant_type parameter is missing.');

@@ -33,6 +33,8 @@ export interface ApiRequest {
   headers: Record<string, string | undefined>;
   principal?: Principal;
   correlationId: string;
+  /** The caller's address as API Gateway saw it (the brute-force brake counts per source). */
+  sourceIp: string;
 }
 
 export interface ApiResponse {
@@ -82,6 +84,7 @@ export function endpoint(handlerName: string, handle: EndpointHandler) {
       headers: event.headers ?? {},
       principal: principalFrom(event.requestContext.authorizer?.lambda),
       correlationId: event.headers?.['x-correlation-id'] ?? '',
+      sourceIp: event.requestContext.http.sourceIp,
     });
     return render(response, event.requestContext.http.method);
   });

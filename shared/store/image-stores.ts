@@ -15,5 +15,5 @@ let uploads: UploadStore | undefined;
 /** The image stores of this function instance, created on first use. */
 export const variantStore = (): VariantStore => (variants ??= new DynamoDbVariantStore(dynamoDb, config.tableName));
 export const imageStorage = (): ImageStorage =>
-  (images ??= new S3ImageStorage(s3(), config.imagesBucket, config.imageBaseUrl, s3ForPresigning()));
+  (images ??= new S3ImageStorage(s3(), config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket, s3ForPresigning()));
 export const uploadStore = (): UploadStore => (uploads ??= new DynamoDbUploadStore(dynamoDb, config.tableName));
