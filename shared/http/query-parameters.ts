@@ -35,7 +35,7 @@ export class QueryParameters {
   number(name: string, bounds: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    const value = parseDecimal(text);
+    const value = bounds.integer ? parseInteger(text) : parseDecimal(text);
     const kind = bounds.integer ? 'an integer' : 'a number';
     if (!Number.isFinite(value) || (bounds.integer && !Number.isInteger(value))) {
       throw invalidInput(`The query parameter '${name}' must be ${kind}, got '${text}'.`);
@@ -61,6 +61,17 @@ export class QueryParameters {
 }
 
 /** A plain decimal number (`-12`, `1.5`, `2e3`); hex, octal, binary and padding are not numbers here. */
+/**
+ * An integer as written in decimal digits (an optional sign, a fraction of zeros at most as in
+ * `3.0`, no exponent) that a number holds exactly (|n| ≤ 2^53 − 1); NaN for anything else —
+ * `9007199254740993` would silently become …992, and `1e20` is no integer anyone typed on purpose.
+ */
+export function parseInteger(text: string): number {
+  if (!/^[+-]?\d{1,16}(\.0*)?$/.test(text)) return Number.NaN;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : Number.NaN;
+}
+
 export function parseDecimal(text: string): number {
   return /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN;
 }
