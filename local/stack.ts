@@ -7,7 +7,7 @@ import { routes, fallbackRoute } from '../shared/http/routes';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
 import { startS3Local } from './s3-local';
-import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
+import { answerUnparsedRequest, createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
 import { ensureLocalSigningKey } from './signing-key';
 
@@ -97,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     progress('starting the gateway');
     const gateway = await createLocalGateway(options.onAnswered);
     const server = createServer((request, response) => void gateway.handle(request, response));
+    server.on('clientError', answerUnparsedRequest); // Node's own bare 400/431 → the service's error shape
     await listen(server, options.port, options.host);
 
     return {
