@@ -1,4 +1,6 @@
-import { App } from 'aws-cdk-lib';
+import { randomBytes } from 'node:crypto';
+import { App, Stack } from 'aws-cdk-lib';
+import { TokenRateLimitAcl } from './constructs/token-rate-limit';
 import { GenericResourceServiceStack } from './stack';
 
 /**
@@ -6,6 +8,9 @@ import { GenericResourceServiceStack } from './stack';
  * named after it. The AWS account and region come from the CDK's usual environment.
  * Optional: `-c domain=<domain>` with `-c hostedZoneId=<id> [-c hostedZoneName=<zone>]` (or
  * `-c certificateArn=<arn>`) serves the API at `api.<region>.<cloudProvider>.<domain>`.
+ * Optional: `-c waf=true` puts the API behind CloudFront with an AWS WAF per-source rate limit on
+ * `/oauth/*` (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md);
+ * `-c edgeSecret=<random>` keeps the distribution's secret stable across deployments.
  */
 const app = new App();
 const region = app.node.tryGetContext('region') as string | undefined;
@@ -18,6 +23,16 @@ const context = (name: string) => app.node.tryGetContext(name) as string | undef
 const domain = context('domain');
 const hostedZoneId = context('hostedZoneId');
 
+const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+const waf = context('waf') === 'true';
+// A CLOUDFRONT-scoped web ACL can only be created in us-east-1: its own stack, referenced across regions.
+const acl = waf
+  ? new TokenRateLimitAcl(
+      new Stack(app, `${stackName(region, cloudProvider)}-TokenRateLimit`, { env: { account: env.account, region: 'us-east-1' }, crossRegionReferences: true }),
+      'TokenRateLimit',
+    )
+  : undefined;
+
 export const stack = new GenericResourceServiceStack(app, stackName(region, cloudProvider), {
   region,
   cloudProvider,
@@ -28,7 +43,9 @@ export const stack = new GenericResourceServiceStack(app, stackName(region, clou
         certificateArn: context('certificateArn'),
       }
     : undefined,
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  tokenRateLimit: acl ? { webAclArn: acl.webAclArn, edgeSecret: context('edgeSecret') ?? randomBytes(24).toString('base64url') } : undefined,
+  crossRegionReferences: waf,
+  env,
 });
 
 export function stackName(region: string, cloudProvider: string): string {

@@ -17,6 +17,7 @@ import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { copyApiDocsAssets } from './api-docs-assets';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
+import { ApiEdge } from './constructs/token-rate-limit';
 import { functionPermissions, grantPermissions } from './function-permissions';
 
 export interface GenericResourceServiceStackProps extends StackProps {
@@ -24,6 +25,11 @@ export interface GenericResourceServiceStackProps extends StackProps {
   cloudProvider: string;
   /** Optional: serve the API at `api.<region>.<cloudProvider>.<domain>`. */
   customDomain?: Omit<CustomDomainProps, 'api' | 'hostName'> & { domain: string };
+  /**
+   * Optional (`-c waf=true`): the API behind a CloudFront distribution carrying the per-source
+   * rate limit of TokenRateLimitAcl (infra/constructs/token-rate-limit.ts, docs/security.md).
+   */
+  tokenRateLimit?: { webAclArn: string; edgeSecret: string };
 }
 
 /** The API's access log line (API Gateway context variables). */
@@ -157,6 +163,17 @@ export class GenericResourceServiceStack extends Stack {
       apiName: `generic-resource-service-${props.region}-${props.cloudProvider}`,
       description: 'Generic Resource Service (commercetools family), project-scoped HTTP API',
     });
+    if (props.customDomain && props.tokenRateLimit) {
+      // The custom domain maps straight to the API, around the distribution and its web ACL.
+      throw new Error('waf=true does not combine with a custom domain yet: the domain would bypass the web ACL (docs/security.md).');
+    }
+    if (props.tokenRateLimit) {
+      const edge = new ApiEdge(this, 'ApiEdge', { api, region: this.region, ...props.tokenRateLimit });
+      new CfnOutput(this, 'EdgeApiUrl', {
+        value: `https://${edge.distribution.distributionDomainName}`,
+        description: 'The API behind AWS WAF: call this URL so that the per-source rate limit applies',
+      });
+    }
     if (props.customDomain) {
       const { domain, ...certificate } = props.customDomain;
       new CustomDomain(this, 'CustomDomain', { api, hostName: `api.${props.region}.${props.cloudProvider}.${domain}`, ...certificate });
@@ -172,10 +189,13 @@ export class GenericResourceServiceStack extends Stack {
       IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
     };
 
+    // Only the functions that authenticate clients need to tell a viewer address from the edge apart.
+    const edgeEnvironment = (handler: string): Record<string, string> =>
+      props.tokenRateLimit && (handler === 'issue-token' || handler === 'introspect-token') ? { EDGE_SECRET: props.tokenRateLimit.edgeSecret } : {};
     const functionFor = (handler: keyof typeof functionPermissions) => {
       const fn = new EndpointFunction(this, pascalCase(handler), {
         handler,
-        environment,
+        environment: { ...environment, ...edgeEnvironment(handler) },
         ...(handler === 'get-api-docs' ? { commandHooks: copyApiDocsAssets } : {}),
       });
       grantPermissions(fn, functionPermissions[handler], { stack: this, table, signingKey, images, uploads });

@@ -29,6 +29,10 @@ export const config = {
   get imagesBucket() {
     return required('IMAGES_BUCKET');
   },
+  /** With `-c waf=true`: the secret the API's CloudFront distribution adds (shared/auth/caller-source.ts). */
+  get edgeSecret() {
+    return process.env.EDGE_SECRET;
+  },
   /** Pending two-step uploads: a bucket nothing serves. */
   get imageUploadsBucket() {
     return required('IMAGE_UPLOADS_BUCKET');

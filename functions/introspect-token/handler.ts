@@ -1,4 +1,5 @@
 import { tokenVerifier } from '../../shared/auth/auth-services';
+import { callerSource } from '../../shared/auth/caller-source';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { introspect } from '../../shared/auth/introspection';
 import { endpoint } from '../../shared/http/endpoint';
@@ -16,7 +17,7 @@ import { clientStore } from '../../shared/store/stores';
  */
 export const handler = endpoint('introspect-token', async ({ headers, body, sourceIp }) => {
   const form = readForm(headers['content-type'], body);
-  const caller = await authenticateClient(headers.authorization, clientStore(), sourceIp);
+  const caller = await authenticateClient(headers.authorization, clientStore(), callerSource(sourceIp, headers));
 
   const token = form.get('token');
   if (!token) throw oauthError(400, 'invalid_request', 'The token parameter is missing.');

@@ -1,4 +1,5 @@
 import { signingKeys, tokenSettings } from '../../shared/auth/auth-services';
+import { callerSource } from '../../shared/auth/caller-source';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { issueAccessToken } from '../../shared/auth/tokens';
 import { endpoint } from '../../shared/http/endpoint';
@@ -15,7 +16,7 @@ import { clientStore } from '../../shared/store/stores';
 export const handler = endpoint('issue-token', async ({ headers, body, query, sourceIp }) => {
   const form = readForm(headers['content-type'], body);
   // Basic credentials, the secret's hash, revocation and the brute-force brake (client-authentication.ts).
-  const client = await authenticateClient(headers.authorization, clientStore(), sourceIp);
+  const client = await authenticateClient(headers.authorization, clientStore(), callerSource(sourceIp, headers));
 
   const grantType = form.get('grant_type');
   if (!grantType) throw oauthError(400, 'invalid_request', 'The grant_type parameter is missing.');
