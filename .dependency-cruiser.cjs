@@ -51,13 +51,7 @@ module.exports = {
       name: 'store-not-auth',
       severity: 'error',
       comment: 'The store persists what auth decides; it does not import auth.',
-      from: {
-        path: '^shared/store/',
-        // TEMPORARY: the client store (port and DynamoDB adapter) reads the brute-force brake's
-        // AuthFailures and window from shared/auth/brute-force-brake.ts; the security rework of the
-        // brake moves that. Remove this pathNot after that merge.
-        pathNot: '^shared/store/(dynamodb/)?client-store\\.ts$',
-      },
+      from: { path: '^shared/store/' },
       to: { path: '^shared/auth/' },
     },
     {

@@ -1,6 +1,8 @@
-import { App } from 'aws-cdk-lib';
-import { deploymentContext, MissingPairingError, type DeploymentContext } from './deployment-context';
+import { randomBytes } from 'node:crypto';
+import { App, Stack } from 'aws-cdk-lib';
 import { parseCorsOrigins } from '../shared/http/cors';
+import { TokenRateLimitAcl } from './constructs/token-rate-limit';
+import { deploymentContext, MissingPairingError, type DeploymentContext } from './deployment-context';
 import { parseSigningKeyVersions } from './signing-keys';
 import { GenericResourceServiceStack } from './stack';
 
@@ -11,7 +13,10 @@ import { GenericResourceServiceStack } from './stack';
  * `-c certificateArn=<arn>`) serves the API at `api.<region>.<cloudProvider>.<domain>`;
  * `-c corsOrigins=<origin>[,<origin>…]` lets those browser origins call the API and upload images;
  * `-c signingKeys=<version>[,<version>…]` names the token signing keys, the signing one first (rotation);
- * `-c alarmEmail=<address>` sends the alarms there; `-c concurrencyAlarmThreshold=<n>` (default 800).
+ * `-c alarmEmail=<address>` sends the alarms there; `-c concurrencyAlarmThreshold=<n>` (default 800);
+ * `-c waf=true` puts the API behind CloudFront with an AWS WAF per-source rate limit on `/oauth/*`
+ * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), and
+ * `-c edgeSecret=<random>` keeps the distribution's secret stable across deployments.
  */
 const app = new App();
 let deployment: DeploymentContext;
@@ -25,14 +30,24 @@ try {
 }
 
 const context = (name: string) => app.node.tryGetContext(name) as string | undefined;
+const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION };
+const name = stackName(deployment.region, deployment.cloudProvider);
 
-export const stack = new GenericResourceServiceStack(app, stackName(deployment.region, deployment.cloudProvider), {
+const waf = context('waf') === 'true';
+// A CLOUDFRONT-scoped web ACL can only be created in us-east-1: its own stack, referenced across regions.
+const acl = waf
+  ? new TokenRateLimitAcl(new Stack(app, `${name}-TokenRateLimit`, { env: { account: env.account, region: 'us-east-1' }, crossRegionReferences: true }), 'TokenRateLimit')
+  : undefined;
+
+export const stack = new GenericResourceServiceStack(app, name, {
   ...deployment,
   corsOrigins: parseCorsOrigins(context('corsOrigins')),
   signingKeyVersions: parseSigningKeyVersions(context('signingKeys')),
   alarmEmail: context('alarmEmail'),
   concurrencyAlarmThreshold: positiveInteger('concurrencyAlarmThreshold', context('concurrencyAlarmThreshold')),
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  tokenRateLimit: acl ? { webAclArn: acl.webAclArn, edgeSecret: context('edgeSecret') ?? randomBytes(24).toString('base64url') } : undefined,
+  crossRegionReferences: waf,
+  env,
 });
 
 export function stackName(region: string, cloudProvider: string): string {

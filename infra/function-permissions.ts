@@ -5,8 +5,8 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Permission } from '../shared/http/declaration';
-import { FAILURE_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
-import { clientKey } from '../shared/store/dynamodb/keys';
+import { ATTEMPT_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
+import { clientKey, projectPartition } from '../shared/store/dynamodb/keys';
 
 /** What the permissions are granted on. */
 export interface GrantTargets {
@@ -15,40 +15,56 @@ export interface GrantTargets {
   signingKey: IKey;
   /** Every key whose public half verifies tokens (the signing one and those kept during a rotation). */
   publicKeys: readonly IKey[];
+  /** The served images (CloudFront's origin). */
   images: Bucket;
+  /** Pending two-step uploads: never served. */
+  uploads: Bucket;
 }
+
+/** Object actions of a function, collected per bucket and granted in one statement on that bucket's key pattern. */
+interface ObjectActions {
+  images: Set<string>;
+  uploads: Set<string>;
+}
+
+const PROJECT_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+
+/** A table statement that holds only for items whose partition key matches `leadingKey` (so never a Scan). */
+const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string) =>
+  new PolicyStatement({ actions, resources: [table.tableArn], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [leadingKey] } } });
 
 /**
  * What each permission a function declares (functions/<name>/endpoint.ts) means in IAM, and
- * nothing more. Keyed by every Permission, so a new one does not compile until it is mapped here.
- * Image object actions are collected and granted in one statement on image keys only.
+ * nothing more: the one mapping from a permission name to what IAM allows. Keyed by every
+ * Permission, so a new one does not compile until it is mapped here.
  */
-const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, imageActions: Set<string>) => void> = {
-  'table:read': (fn, { table }) => table.grantReadData(fn),
-  'table:write': (fn, { table }) => table.grantWriteData(fn),
-  'signingKey:sign': (fn, { signingKey }) => signingKey.grant(fn, 'kms:Sign'),
-  'signingKey:publicKey': (fn, { publicKeys }) => publicKeys.forEach((key) => key.grant(fn, 'kms:GetPublicKey')),
-  // The brute-force brake's counters, and nothing else: client items only, these attributes only.
-  'clients:countFailures': (fn, { table }) =>
+const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects: ObjectActions) => void> = {
+  'projects:read': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_READ_ACTIONS, projectPartition('*'))),
+  'projects:write': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_WRITE_ACTIONS, projectPartition('*'))),
+  'clients:read': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, ['dynamodb:GetItem'], clientKey('*').pk)),
+  // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
+  'clients:countAttempts': (fn, { table }) =>
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem'],
         resources: [table.tableArn],
         conditions: {
           'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [clientKey('*').pk] },
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': FAILURE_COUNTER_ATTRIBUTES },
-          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ATTEMPT_COUNTER_ATTRIBUTES },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
         },
       }),
     ),
-  // Exactly the calls of the image storage: put and (to undo a failed upload) delete; HEAD and GET of an
-  // uploaded object; and presigning, where S3 checks the signer's s3:PutObject when the URL is used.
-  'images:write': (_fn, _targets, imageActions) => ['s3:PutObject', 's3:DeleteObject'].forEach((action) => imageActions.add(action)),
-  'images:presignPut': (_fn, _targets, imageActions) => imageActions.add('s3:PutObject'),
-  'images:read': (fn, { images }, imageActions) => {
-    imageActions.add('s3:GetObject');
+  'signingKey:sign': (fn, { signingKey }) => signingKey.grant(fn, 'kms:Sign'),
+  'signingKey:publicKey': (fn, { publicKeys }) => publicKeys.forEach((key) => key.grant(fn, 'kms:GetPublicKey')),
+  'images:write': (_fn, _targets, { images }) => ['s3:PutObject', 's3:DeleteObject'].forEach((action) => images.add(action)),
+  // Presigning: S3 checks the signer's s3:PutObject when the URL is used.
+  'uploads:presignPut': (_fn, _targets, { uploads }) => uploads.add('s3:PutObject'),
+  'uploads:consume': (fn, { uploads: bucket }, { uploads }) => {
+    ['s3:GetObject', 's3:DeleteObject'].forEach((action) => uploads.add(action));
     // Without s3:ListBucket, S3 answers 403 instead of 404 for an object that is not there (an upload not sent yet).
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [images.bucketArn] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn] }));
   },
   'extensions:invoke': (fn) => {
     const stack = Stack.of(fn);
@@ -67,16 +83,19 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, imageAct
 
 /** Grants the function exactly its declared permissions. */
 export function grantPermissions(fn: IFunction, permissions: readonly Permission[], targets: GrantTargets): void {
-  const imageActions = new Set<string>();
-  for (const permission of permissions) grants[permission](fn, targets, imageActions);
-  if (imageActions.size > 0) {
-    const { images } = targets;
-    fn.addToRolePolicy(new PolicyStatement({ actions: [...imageActions], resources: [images.arnForObjects('*/images/*')] }));
-    Validations.of(fn).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(fn).resolve((images.node.defaultChild as CfnBucket).logicalId)}.Arn>/*/images/*]`,
-      reason: 'Image keys hold a project key and a fresh uuid chosen per upload, so the function can only be granted the images/ key pattern, not single objects.',
-    });
-  }
+  const objects: ObjectActions = { images: new Set(), uploads: new Set() };
+  for (const permission of permissions) grants[permission](fn, targets, objects);
+  grantObjectActions(fn, targets.images, objects.images, 'images', 'Image keys');
+  grantObjectActions(fn, targets.uploads, objects.uploads, 'uploads', 'Pending upload keys');
+}
+
+function grantObjectActions(fn: IFunction, bucket: Bucket, actions: Set<string>, folder: string, what: string): void {
+  if (actions.size === 0) return;
+  fn.addToRolePolicy(new PolicyStatement({ actions: [...actions], resources: [bucket.arnForObjects(`*/${folder}/*`)] }));
+  Validations.of(fn).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${Stack.of(fn).resolve((bucket.node.defaultChild as CfnBucket).logicalId)}.Arn>/*/${folder}/*]`,
+    reason: `${what} hold a project key and a fresh uuid chosen per upload, so the function can only be granted the ${folder}/ key pattern, not single objects.`,
+  });
 }
 
 /** How cdk-nag names a value in a finding id: the literal, or `<AWS::Region>` for an unresolved pseudo parameter. */

@@ -3,7 +3,7 @@ import { CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey 
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Distribution, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { Distribution, ResponseHeadersPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -18,6 +18,7 @@ import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
 import { Monitoring } from './constructs/monitoring';
+import { ApiEdge } from './constructs/token-rate-limit';
 import { grantPermissions } from './function-permissions';
 import { createSigningKeys } from './signing-keys';
 
@@ -34,6 +35,11 @@ export interface GenericResourceServiceStackProps extends StackProps {
   alarmEmail?: string;
   /** Lambda concurrency (account and region) that raises the LambdaConcurrency alarm; default 800. */
   concurrencyAlarmThreshold?: number;
+  /**
+   * Optional (`-c waf=true`): the API behind a CloudFront distribution carrying the per-source
+   * rate limit of TokenRateLimitAcl (infra/constructs/token-rate-limit.ts, docs/security.md).
+   */
+  tokenRateLimit?: { webAclArn: string; edgeSecret: string };
 }
 
 /** The API's access log line (API Gateway context variables). */
@@ -52,6 +58,10 @@ export const API_ACCESS_LOG_FORMAT = {
   authorizerError: '$context.authorizer.error',
   integrationError: '$context.integrationErrorMessage',
 };
+
+/** Days a pending upload's object lives if never completed; days a replaced or deleted image version is kept. */
+export const PENDING_UPLOAD_DAYS = 1;
+export const IMAGE_NONCURRENT_DAYS = 30;
 
 /** Requests per second across the API, and the stricter limit of the token route. */
 export const THROTTLE = { api: { rate: 1000, burst: 2000 }, token: { rate: 20, burst: 40 } };
@@ -106,8 +116,22 @@ export class GenericResourceServiceStack extends Stack {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'images/',
+      // Versions replaced or deleted (an image removed after a failed attach) are kept 30 days to recover from mistakes, then go.
+      lifecycleRules: [{ noncurrentVersionExpiration: Duration.days(IMAGE_NONCURRENT_DAYS), expiredObjectDeleteMarker: true }],
       removalPolicy: RemovalPolicy.RETAIN,
-      // Browsers of the allowed origins PUT presigned uploads straight to the bucket.
+    });
+    // Pending two-step uploads: a bucket of their own that no distribution serves, so nothing unchecked is ever
+    // published; completion copies the checked object into the images bucket. Whatever is never completed goes after a day.
+    const uploads = new Bucket(this, 'ImageUploads', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'image-uploads/',
+      lifecycleRules: [{ expiration: Duration.days(PENDING_UPLOAD_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(PENDING_UPLOAD_DAYS) }],
+      removalPolicy: RemovalPolicy.DESTROY,
+      // Browsers of the allowed origins PUT presigned uploads straight to this bucket.
       cors: props.corsOrigins?.length
         ? [
             {
@@ -120,11 +144,19 @@ export class GenericResourceServiceStack extends Stack {
           ]
         : undefined,
     });
+    // Served images are never sniffed into another type (an image that a browser would run as HTML).
+    const imageHeaders = new ResponseHeadersPolicy(this, 'ImageResponseHeaders', {
+      comment: 'nosniff on served images',
+      securityHeadersBehavior: {
+        contentTypeOptions: { override: true },
+      },
+    });
     const imageDistribution = new Distribution(this, 'ImageDistribution', {
       comment: `Images of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
       defaultBehavior: {
         origin: S3BucketOrigin.withOriginAccessControl(images),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+        responseHeadersPolicy: imageHeaders,
       },
     });
     Validations.of(imageDistribution).acknowledge(
@@ -160,6 +192,17 @@ export class GenericResourceServiceStack extends Stack {
           }
         : undefined,
     });
+    if (props.customDomain && props.tokenRateLimit) {
+      // The custom domain maps straight to the API, around the distribution and its web ACL.
+      throw new Error('waf=true does not combine with a custom domain yet: the domain would bypass the web ACL (docs/security.md).');
+    }
+    if (props.tokenRateLimit) {
+      const edge = new ApiEdge(this, 'ApiEdge', { api, region: this.region, ...props.tokenRateLimit });
+      new CfnOutput(this, 'EdgeApiUrl', {
+        value: `https://${edge.distribution.distributionDomainName}`,
+        description: 'The API behind AWS WAF: call this URL so that the per-source rate limit applies',
+      });
+    }
     let baseUrl = api.apiEndpoint;
     if (props.customDomain) {
       const { domain, ...certificate } = props.customDomain;
@@ -175,16 +218,21 @@ export class GenericResourceServiceStack extends Stack {
       TOKEN_AUDIENCE: 'generic-resource-service',
       SIGNING_KEY_ARN: signingKeys.map((key) => key.keyArn).join(','),
       IMAGES_BUCKET: images.bucketName,
+      IMAGE_UPLOADS_BUCKET: uploads.bucketName,
       IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
     };
 
+    // Behind the WAF's distribution, the functions that authenticate clients (the brake counts per
+    // source) need the edge secret to tell the viewer's address from the edge's.
+    const edgeEnvironment = (declaration: FunctionDeclaration): Record<string, string> =>
+      props.tokenRateLimit && declaration.permissions.includes('clients:countAttempts') ? { EDGE_SECRET: props.tokenRateLimit.edgeSecret } : {};
     const functionFor = (declaration: FunctionDeclaration) => {
       const fn = new EndpointFunction(this, pascalCase(declaration.name), {
         handler: declaration.name,
-        environment,
+        environment: { ...environment, ...edgeEnvironment(declaration) },
         filesBesideBundle: declaration.filesBesideBundle,
       });
-      grantPermissions(fn, declaration.permissions, { table, signingKey, publicKeys: signingKeys, images });
+      grantPermissions(fn, declaration.permissions, { table, signingKey, publicKeys: signingKeys, images, uploads });
       return fn;
     };
 

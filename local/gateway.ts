@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyStructuredResultV2,
@@ -9,10 +10,12 @@ import type {
 } from 'aws-lambda';
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_IDENTITY_HEADER } from '../shared/auth/authorizer-settings';
 import type { AuthorizerContext } from '../shared/auth/principal';
-import { general, invalidToken, requestEntityTooLarge, type ApiError } from '../shared/http/errors';
+import { ApiError, general, invalidInput, invalidToken, methodNotAllowed, notFoundRoute, requestEntityTooLarge } from '../shared/http/errors';
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { routeMatcher } from '../shared/http/route-matcher';
 import { routeTableOf } from '../shared/http/route-table';
+
+type RouteMatcher = ReturnType<typeof routeMatcher>;
 import { withCors } from './cors';
 
 /** API Gateway refuses larger request payloads with 413. */
@@ -135,7 +138,59 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
     }
   }
 
-  return { answer: served, handle };
+  /** For node:http's `clientError` event: what the parser refused, answered in the service's shape. */
+  const answerUnparsed = (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => answerUnparsedRequest(error, socket, matchRoute);
+
+  return { answer: served, handle, answerUnparsed };
+}
+
+/** Node's limit on the request line and headers together (its default `maxHeaderSize`). */
+export const LOCAL_HEADER_LIMIT_BYTES = 16 * 1024;
+
+/**
+ * Node's HTTP parser refuses some requests before the gateway sees them, answering a bare 400 or
+ * 431 with no body: a request line and headers over 16 KB (a long URL counts), a method it does
+ * not know (`FOO`), or bytes that are not HTTP. For node:http's `clientError` event: answers them
+ * in the service's error shape instead —
+ *   - over 16 KB: 431 `RequestHeaderFieldsTooLarge`;
+ *   - an unknown method: what the fallback route answers for any method no route serves (405
+ *     `MethodNotAllowed` with Allow when the path exists, else 404 `NotFound`);
+ *   - anything else: 400 `InvalidInput`.
+ * The connection is closed after the answer, as the parser cannot read on.
+ */
+function answerUnparsedRequest(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex, matchRoute: RouteMatcher): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const refusal = unparsedRequestError(error, matchRoute);
+  const body = JSON.stringify(refusal.body);
+  const head = [
+    `HTTP/1.1 ${refusal.statusCode} ${refusal.statusCode === 431 ? 'Request Header Fields Too Large' : refusal.statusCode === 405 ? 'Method Not Allowed' : refusal.statusCode === 404 ? 'Not Found' : 'Bad Request'}`,
+    'content-type: application/json; charset=utf-8',
+    `content-length: ${Buffer.byteLength(body)}`,
+    `x-correlation-id: projects-${randomUUID()}`,
+    ...Object.entries(refusal.headers).map(([name, value]) => `${name}: ${value}`),
+    'connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+function unparsedRequestError(error: Error & { code?: string; rawPacket?: Buffer }, matchRoute: RouteMatcher): ApiError {
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return new ApiError(431, [
+      { code: 'RequestHeaderFieldsTooLarge', message: `The request line and headers exceed the limit of ${LOCAL_HEADER_LIMIT_BYTES} bytes.` },
+    ]);
+  }
+  const requestLine = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket?.toString('latin1') ?? '');
+  if (error.code === 'HPE_INVALID_METHOD' && requestLine) {
+    const [, method, target] = requestLine;
+    const { pathname } = requestTarget(target!);
+    const match = matchRoute(method!.toUpperCase(), pathname);
+    const allowed = 'allowedMethods' in match ? match.allowedMethods : [];
+    return allowed.length > 0 ? methodNotAllowed(method!, pathname, allowed) : notFoundRoute(method!, pathname);
+  }
+  return invalidInput('The request is not valid HTTP/1.1.');
 }
 
 /** A request as the gateway sees it, whether it came over a socket or from a test. */

@@ -13,8 +13,14 @@ export interface RunningS3 {
   stop(): Promise<void>;
 }
 
-/** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images bucket in it. */
-export async function startS3Local(options: { dataDir: string; port: number; bucket: string; corsOrigins?: readonly string[] }): Promise<RunningS3> {
+/** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images and pending-uploads buckets in it. */
+export async function startS3Local(options: {
+  dataDir: string;
+  port: number;
+  bucket: string;
+  pendingBucket: string;
+  corsOrigins?: readonly string[];
+}): Promise<RunningS3> {
   if (await portInUse(options.port)) {
     throw new LocalStartError(
       `Port ${options.port} for the S3 emulator is already in use (another npm start?). Stop what uses it, or set S3_LOCAL_PORT to another port or leave it unset.`,
@@ -28,12 +34,15 @@ export async function startS3Local(options: { dataDir: string; port: number; buc
     address: '127.0.0.1',
     directory,
     silent: true,
-    // Browsers of the CORS origins PUT presigned uploads here, as to the bucket in AWS.
-    configureBuckets: [{ name: options.bucket, configs: options.corsOrigins?.length ? [uploadCorsXml(options.corsOrigins)] : [] }],
+    // Browsers of the CORS origins PUT presigned uploads to the pending-uploads bucket, as in AWS.
+    configureBuckets: [
+      { name: options.bucket, configs: [] },
+      { name: options.pendingBucket, configs: options.corsOrigins?.length ? [uploadCorsXml(options.corsOrigins)] : [] },
+    ],
   });
   await server.run();
   // A CORS rule of an earlier start stays in the data directory unless removed.
-  if (!options.corsOrigins?.length) await server.store.deleteSubresource(options.bucket, undefined, 'cors');
+  if (!options.corsOrigins?.length) await server.store.deleteSubresource(options.pendingBucket, undefined, 'cors');
   const endpoint = `http://127.0.0.1:${options.port}`;
   return {
     endpoint,

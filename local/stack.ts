@@ -8,6 +8,7 @@ import type { EndpointDeclaration } from '../shared/http/declaration';
 import { endpoints, fallback } from '../functions/endpoints';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
+import { startImageServer, type RunningImageServer } from './image-server';
 import { startS3Local } from './s3-local';
 import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
@@ -28,6 +29,8 @@ export interface LocalStack {
   url: string;
   dynamoDbEndpoint: string;
   s3Endpoint: string;
+  /** The local image CDN (IMAGE_BASE_URL). */
+  imageBaseUrl: string;
   tableName: string;
   devClientScopes: string[];
   stop(): Promise<void>;
@@ -36,6 +39,7 @@ export interface LocalStack {
 export const LOCAL_TABLE_NAME = 'generic-resource-service';
 export const LOCAL_AUDIENCE = 'generic-resource-service';
 export const LOCAL_IMAGES_BUCKET = 'images';
+export const LOCAL_IMAGE_UPLOADS_BUCKET = 'image-uploads';
 
 /**
  * Everything `npm start` runs, on this machine: DynamoDB Local, the signing key, the development
@@ -50,20 +54,29 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   progress('starting DynamoDB Local');
   const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
   progress('starting the S3 emulator');
-  const s3 = await startS3Local({ dataDir, port: options.s3Port ?? (await freePort()), bucket: LOCAL_IMAGES_BUCKET, corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS) }).catch(
+  const s3 = await startS3Local({
+    dataDir,
+    port: options.s3Port ?? (await freePort()),
+    bucket: LOCAL_IMAGES_BUCKET,
+    pendingBucket: LOCAL_IMAGE_UPLOADS_BUCKET,
+    corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
+  }).catch(
     async (error: unknown) => {
       await dynamoDb.stop();
       throw error;
     },
   );
+  let imageServer: RunningImageServer | undefined;
   const stopEngines = async () => {
-    await Promise.allSettled([dynamoDb.stop(), s3.stop()]);
+    await Promise.allSettled([dynamoDb.stop(), s3.stop(), imageServer?.stop()]);
   };
   try {
+    // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
+    imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
     await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
-    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, tableName: LOCAL_TABLE_NAME }, null, 2));
+    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url }, null, 2));
     process.env.LOCAL_MODE = 'true';
     const url = `http://localhost:${options.port}`;
     // The handlers read their configuration from the environment, exactly as in Lambda.
@@ -72,7 +85,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_DYNAMODB: dynamoDb.endpoint,
       AWS_ENDPOINT_URL_S3: s3.endpoint,
       IMAGES_BUCKET: LOCAL_IMAGES_BUCKET,
-      IMAGE_BASE_URL: s3.bucketUrl,
+      IMAGE_UPLOADS_BUCKET: LOCAL_IMAGE_UPLOADS_BUCKET,
+      IMAGE_BASE_URL: imageServer.url,
       AWS_REGION: process.env.AWS_REGION ?? 'local',
       // s3rver accepts only its own credentials; DynamoDB Local (shared database) accepts any.
       AWS_ACCESS_KEY_ID: 'S3RVER',
@@ -92,12 +106,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     progress('starting the gateway');
     const gateway = await createLocalGateway(options.onAnswered);
     const server = createServer((request, response) => void gateway.handle(request, response));
+    server.on('clientError', gateway.answerUnparsed); // Node's own bare 400/431 → the service's error shape
     await listen(server, options.port, options.host);
 
     return {
       url,
       dynamoDbEndpoint: dynamoDb.endpoint,
       s3Endpoint: s3.endpoint,
+      imageBaseUrl: imageServer.url,
       tableName: LOCAL_TABLE_NAME,
       devClientScopes,
       stop: async () => {

@@ -10,6 +10,8 @@ export interface StartBannerFacts {
   project: string;
   /** CORS_ORIGINS as set, if at all. */
   corsOrigins?: string;
+  /** Where the local image server (the CDN's stand-in) serves images. */
+  imageBaseUrl: string;
 }
 
 /** The heading above the example calls; a test runs the lines below it exactly as printed. */
@@ -22,7 +24,8 @@ Generic Resource Service is running (local mode)
 
   API and token service  ${facts.url}
   DynamoDB Local         ${facts.dynamoDbEndpoint}  (table ${facts.tableName})
-  S3 emulator (s3rver)   ${facts.s3Endpoint}  (bucket images)
+  S3 emulator (s3rver)   ${facts.s3Endpoint}  (buckets images, image-uploads)
+  Images served at       ${facts.imageBaseUrl}
   Data directory         ${facts.dataDir}
   CORS origins           ${facts.corsOrigins || 'none (set CORS_ORIGINS to let browsers of other origins call it)'}
   API reference          ${facts.url}/docs

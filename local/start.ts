@@ -35,6 +35,7 @@ try {
       devClient: { clientId, clientSecret, scopes: stack.devClientScopes },
       project: projectKeys[0] ?? 'demo',
       corsOrigins: process.env.CORS_ORIGINS,
+      imageBaseUrl: stack.imageBaseUrl,
     }),
   );
 

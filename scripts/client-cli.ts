@@ -4,14 +4,14 @@
  *   create --scopes "<scope> ..." [--project <p>] [--name <n>]   prints the client id and, once, its secret
  *   list   [--project <p>]                                        never prints secrets or their hashes
  *   revoke <clientId>                                             no new tokens; its tokens introspect inactive
- *   unlock <clientId>                                             forgets the brute-force brake's failures
+ *   unlock <clientId>                                             forgets the brute-force brake's failures (every source)
  *
  * Locally it finds the table through `.local/endpoints.json` (written by `npm start`); against a
  * deployed stack, `--stack <StackName>` reads the stack's TableName output. The precedence is the
  * one of scripts/service-table.ts, shared with `npm run extension` (docs/security.md).
  */
 import { randomBytes } from 'node:crypto';
-import { epochSeconds, isLocked, lockedUntil } from '../shared/auth/brute-force-brake';
+import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
 import { generateSecret, hashSecret } from '../shared/auth/client-secrets';
 import type { ApiClient } from '../shared/store/client-store';
 import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
@@ -64,22 +64,18 @@ The secret is shown once: only its scrypt hash is stored. Get a token with
 
 async function list(command: Extract<ClientCommand, { command: 'list' }>): Promise<void> {
   const { store, where } = await openStore(command.store);
-  const now = epochSeconds();
   const clients = (await store.list())
     .filter((client) => !command.project || client.scopes.some((scope) => scope.endsWith(`:${command.project}`)))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  const views = clients.map((client) => {
-    const locked = isLocked(client.authFailures, now);
-    return {
-      clientId: client.clientId,
-      name: client.name,
-      scopes: client.scopes,
-      createdAt: client.createdAt,
-      status: client.revokedAt ? 'revoked' : locked ? 'locked' : 'active',
-      ...(client.revokedAt ? { revokedAt: client.revokedAt } : {}),
-      ...(locked ? { lockedUntil: new Date(lockedUntil(client.authFailures)! * 1000).toISOString() } : {}),
-    };
-  });
+  // No 'locked' status: the brute-force brake holds per source address, never for a client as a whole.
+  const views = clients.map((client) => ({
+    clientId: client.clientId,
+    name: client.name,
+    scopes: client.scopes,
+    createdAt: client.createdAt,
+    status: client.revokedAt ? 'revoked' : 'active',
+    ...(client.revokedAt ? { revokedAt: client.revokedAt } : {}),
+  }));
   if (command.json) {
     console.log(JSON.stringify(views, null, 2));
     return;
@@ -87,7 +83,7 @@ async function list(command: Extract<ClientCommand, { command: 'list' }>): Promi
   console.log(`API clients in ${where}${command.project ? ` with scopes on project ${command.project}` : ''}:`);
   if (views.length === 0) console.log('  (none)');
   for (const view of views) {
-    const status = view.revokedAt ? `revoked ${view.revokedAt}` : view.lockedUntil ? `locked until ${view.lockedUntil}` : 'active';
+    const status = view.revokedAt ? `revoked ${view.revokedAt}` : 'active';
     console.log(`  ${view.clientId}  ${JSON.stringify(view.name)}  ${status}  created ${view.createdAt}\n      ${view.scopes.join(' ')}`);
   }
 }
@@ -97,7 +93,7 @@ async function revokeOrUnlock(command: Extract<ClientCommand, { command: 'revoke
   const done =
     command.command === 'revoke'
       ? await store.revoke(command.clientId, new Date().toISOString())
-      : await store.clearFailures(command.clientId);
+      : await store.clearAttempts(command.clientId);
   if (command.json) console.log(JSON.stringify({ clientId: command.clientId, [command.command === 'revoke' ? 'revoked' : 'unlocked']: done }));
   if (!done) {
     if (!command.json) console.error(`No client '${command.clientId}'.`);
@@ -108,8 +104,9 @@ async function revokeOrUnlock(command: Extract<ClientCommand, { command: 'revoke
   console.log(
     command.command === 'revoke'
       ? `Revoked ${command.clientId}: it gets no new tokens, and its tokens introspect as inactive. Tokens it already holds ` +
-          'still open the API until they expire (at most 48 h): see docs/security.md.'
-      : `Unlocked ${command.clientId}: its failed authentications are forgotten.`,
+          `stop opening the API within ${AUTHORIZER_CACHE_TTL_SECONDS / 60} minutes (${AUTHORIZER_CACHE_TTL_SECONDS} s), ` +
+          'when the gateway\'s cached verdict for each expires: see docs/security.md.'
+      : `Unlocked ${command.clientId}: its failed authentications from every source address are forgotten.`,
   );
 }
 

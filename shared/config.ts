@@ -29,7 +29,15 @@ export const config = {
   get imagesBucket() {
     return required('IMAGES_BUCKET');
   },
-  /** Where image objects are served from: a CloudFront distribution in AWS, the S3 emulator locally. */
+  /** With `-c waf=true`: the secret the API's CloudFront distribution adds (shared/auth/caller-source.ts). */
+  get edgeSecret() {
+    return process.env.EDGE_SECRET;
+  },
+  /** Pending two-step uploads: a bucket nothing serves. */
+  get imageUploadsBucket() {
+    return required('IMAGE_UPLOADS_BUCKET');
+  },
+  /** Where image objects are served from: a CloudFront distribution in AWS, the local image server locally. */
   get imageBaseUrl() {
     return required('IMAGE_BASE_URL');
   },

@@ -20,7 +20,7 @@ const GET_ERRORS = ['NotFound', 'BadGateway', 'ServiceUnavailable', 'GatewayTime
  */
 export const callExtensionAction = defineEndpoint({
   name: 'call-extension-action',
-  permissions: ['table:read', 'extensions:invoke'],
+  permissions: ['projects:read', 'extensions:invoke'],
   routes: [
     route({
       ...FORWARDED,

@@ -10,7 +10,7 @@ const { unionParameter: _notOnHead, ...EXISTS_QUERY } = RESOURCE_QUERY;
 /** HEAD /{projectKey}/resource (row 5): whether any resource matches. */
 export const checkResourcesExist = defineEndpoint({
   name: 'check-resources-exist',
-  permissions: ['table:read'],
+  permissions: ['projects:read'],
   routes: [
     route({
       method: 'HEAD',

@@ -7,7 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** POST /{projectKey}/resource/images/uploads/{uploadId}: step 2 of the two-step upload. */
 export const completeImageUpload = defineEndpoint({
   name: 'complete-image-upload',
-  permissions: ['table:read', 'table:write', 'images:read', 'images:write'],
+  permissions: ['projects:read', 'projects:write', 'uploads:consume', 'images:write'],
   routes: [
     route({
       method: 'POST',

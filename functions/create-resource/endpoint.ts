@@ -8,7 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** POST /{projectKey}/resource (row 6): create, or update in place the resource the draft's key names. */
 export const createResource = defineEndpoint({
   name: 'create-resource',
-  permissions: ['table:read', 'table:write'],
+  permissions: ['projects:read', 'projects:write'],
   routes: [
     route({
       method: 'POST',

@@ -7,7 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** DELETE /{projectKey}/resource/{id} (row 11). */
 export const deleteResource = defineEndpoint({
   name: 'delete-resource',
-  permissions: ['table:read', 'table:write'],
+  permissions: ['projects:read', 'projects:write'],
   routes: [
     route({
       method: 'DELETE',

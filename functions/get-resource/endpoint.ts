@@ -10,7 +10,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
  */
 export const getResource = defineEndpoint({
   name: 'get-resource',
-  permissions: ['table:read'],
+  permissions: ['projects:read'],
   routes: [
     route({
       method: 'GET',

@@ -33,7 +33,7 @@ const _introspectionMatches: Same<z.infer<typeof IntrospectionResponse>, Introsp
 /** POST /oauth/introspect: token introspection (RFC 7662) for API clients. */
 export const introspectToken = defineEndpoint({
   name: 'introspect-token',
-  permissions: ['table:read', 'clients:countFailures', 'signingKey:publicKey'],
+  permissions: ['clients:read', 'clients:countAttempts', 'signingKey:publicKey'],
   routes: [
     // Public at the gateway: the caller authenticates as a client with HTTP Basic, like at /oauth/token.
     route({

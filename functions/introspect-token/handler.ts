@@ -1,4 +1,5 @@
 import { clientStore, tokenVerifier } from '../../shared/composition-root';
+import { callerSource } from '../../shared/auth/caller-source';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { introspect } from '../../shared/auth/introspection';
 import { endpoint } from '../../shared/http/endpoint';
@@ -11,18 +12,19 @@ import { introspectToken } from './endpoint';
  * with HTTP Basic, exactly as at the token endpoint (same brute-force brake), and posts
  * `token=<access token>`; the answer is `{active: true, scope, exp, client_id, ...}` for a token
  * this service issued to a client that is not revoked, and `{active: false}` for anything else.
- * Any authenticated client may introspect any token: the claims are readable in the JWT anyway.
+ * A client may introspect its own tokens, and those of projects it holds `introspect_oauth_tokens`
+ * on (RFC 7662 §2.1; introspection.ts); any other token is `{active: false}`.
  */
-export const handler = endpoint(introspectToken, async ({ headers, body }) => {
+export const handler = endpoint(introspectToken, async ({ headers, body, sourceIp }) => {
   const form = readForm(headers['content-type'], body);
-  await authenticateClient(headers.authorization, clientStore());
+  const caller = await authenticateClient(headers.authorization, clientStore(), callerSource(sourceIp, headers));
 
   const token = form.get('token');
   if (!token) throw oauthError(400, 'invalid_request', 'The token parameter is missing.');
 
   return {
     statusCode: 200,
-    body: await introspect(token, tokenVerifier(), clientStore()),
+    body: await introspect(token, tokenVerifier(), clientStore(), caller),
     headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   };
 });

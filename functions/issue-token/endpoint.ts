@@ -25,7 +25,7 @@ const TokenResponse = named(
 /** POST /oauth/token: the OAuth 2.0 client credentials grant (same origin as the API). */
 export const issueToken = defineEndpoint({
   name: 'issue-token',
-  permissions: ['table:read', 'clients:countFailures', 'signingKey:sign', 'signingKey:publicKey'],
+  permissions: ['clients:read', 'clients:countAttempts', 'signingKey:sign', 'signingKey:publicKey'],
   routes: [
     route({
       method: 'POST',

@@ -1,4 +1,5 @@
 import { clientStore, signingKeys, tokenSettings } from '../../shared/composition-root';
+import { callerSource } from '../../shared/auth/caller-source';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { issueAccessToken } from '../../shared/auth/tokens';
 import { endpoint } from '../../shared/http/endpoint';
@@ -12,10 +13,10 @@ import { issueToken } from './endpoint';
  * space-separated `scope` (form body or query), and gets a bearer token for at most the scopes
  * it was created with.
  */
-export const handler = endpoint(issueToken, async ({ headers, body, query }) => {
+export const handler = endpoint(issueToken, async ({ headers, body, query, sourceIp }) => {
   const form = readForm(headers['content-type'], body);
   // Basic credentials, the secret's hash, revocation and the brute-force brake (client-authentication.ts).
-  const client = await authenticateClient(headers.authorization, clientStore());
+  const client = await authenticateClient(headers.authorization, clientStore(), callerSource(sourceIp, headers));
 
   const grantType = form.get('grant_type');
   if (!grantType) throw oauthError(400, 'invalid_request', 'The grant_type parameter is missing.');

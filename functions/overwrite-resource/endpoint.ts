@@ -8,7 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** PATCH /{projectKey}/resource (row 7): overwrite the resource the draft's key names. */
 export const overwriteResource = defineEndpoint({
   name: 'overwrite-resource',
-  permissions: ['table:read', 'table:write'],
+  permissions: ['projects:read', 'projects:write'],
   routes: [
     route({
       method: 'PATCH',

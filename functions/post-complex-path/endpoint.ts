@@ -14,7 +14,7 @@ const Body = named('OutOfOrderPropertiesTestType', OutOfOrderPropertiesTestType,
  */
 export const postComplexPath = defineEndpoint({
   name: 'post-complex-path',
-  permissions: ['table:read', 'table:write'],
+  permissions: ['projects:read', 'projects:write'],
   routes: [
     route({
       method: 'POST',

@@ -7,7 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** PUT /{projectKey}/resource/json-serializable-primitive-type (row 17): any JSON value, stored per project. */
 export const putJsonValue = defineEndpoint({
   name: 'put-json-value',
-  permissions: ['table:write'],
+  permissions: ['projects:write'],
   routes: [
     route({
       method: 'PUT',

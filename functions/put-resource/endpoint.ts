@@ -8,7 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** PUT /{projectKey}/resource (row 8): create, or overwrite the resource the draft's key names. */
 export const putResource = defineEndpoint({
   name: 'put-resource',
-  permissions: ['table:read', 'table:write'],
+  permissions: ['projects:read', 'projects:write'],
   routes: [
     route({
       method: 'PUT',

@@ -7,7 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** GET /{projectKey}/resource (row 1): the paged query of the collection. */
 export const queryResources = defineEndpoint({
   name: 'query-resources',
-  permissions: ['table:read'],
+  permissions: ['projects:read'],
   routes: [
     route({
       method: 'GET',

@@ -40,7 +40,7 @@ const SEARCH_QUERY: ParameterSpecs = {
 /** GET /{projectKey}/resource/searchApiPattern (row 4): full-text search with filters and facets. */
 export const searchResources = defineEndpoint({
   name: 'search-resources',
-  permissions: ['table:read'],
+  permissions: ['projects:read'],
   routes: [
     route({
       method: 'GET',

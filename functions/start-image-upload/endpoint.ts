@@ -22,7 +22,7 @@ const START_UPLOAD_QUERY: ParameterSpecs = {
  */
 export const startImageUpload = defineEndpoint({
   name: 'start-image-upload',
-  permissions: ['table:write', 'images:presignPut'],
+  permissions: ['projects:write', 'uploads:presignPut'],
   routes: [
     route({
       method: 'POST',

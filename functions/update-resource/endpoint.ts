@@ -25,7 +25,7 @@ const UpdateRequestBody = named(
 /** POST /{projectKey}/resource/{id} (row 10): ordered update actions at an expected version. */
 export const updateResource = defineEndpoint({
   name: 'update-resource',
-  permissions: ['table:read', 'table:write'],
+  permissions: ['projects:read', 'projects:write'],
   routes: [
     route({
       method: 'POST',

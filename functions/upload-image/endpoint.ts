@@ -13,7 +13,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
  */
 export const uploadImage = defineEndpoint({
   name: 'upload-image',
-  permissions: ['table:read', 'table:write', 'images:write'],
+  permissions: ['projects:read', 'projects:write', 'images:write'],
   routes: [
     route({
       method: 'POST',

@@ -1,41 +1,42 @@
 import { logger } from '../observability/logger';
 import type { ApiClient, ClientStore } from '../store/client-store';
-import { epochSeconds, isLocked, lockedUntil } from './brute-force-brake';
+import { attemptWindow, brakeSource, epochSeconds } from '../domain/auth/brute-force-brake';
 import { DECOY_HASH, verifySecret } from './client-secrets';
 import { OAuthError } from './oauth-error';
 
 /**
  * Client authentication of the OAuth endpoints (token and introspection): HTTP Basic
- * (RFC 6749 §2.3.1), the secret checked against its scrypt hash, and the brute-force brake.
+ * (RFC 6749 §2.3.1), the secret checked against its scrypt hash, and the brute-force brake
+ * (domain/auth/brute-force-brake.ts): an attempt of an existing client is reserved for its
+ * source address before the secret is checked, and given back when the secret is right.
  *
- * Every refusal is the same 401 invalid_client — unknown client, wrong secret, revoked, locked —
+ * Every refusal is the same 401 invalid_client — unknown client, wrong secret, revoked, braked —
  * and takes the same time (one scrypt, against a decoy hash when there is nothing to compare), so
- * an answer tells neither which client ids exist nor whether one is locked. Round trips: one
- * GetItem; a wrong secret adds one UpdateItem (the failure counter).
+ * an answer tells neither which secrets are close nor whether the brake holds. Round trips: one
+ * GetItem and one UpdateItem (the reservation); a right secret adds one UpdateItem (the release).
  */
 export async function authenticateClient(
   authorization: string | undefined,
   store: ClientStore,
+  sourceIp: string | undefined,
   now: number = epochSeconds(),
 ): Promise<ApiClient> {
   const credentials = basicCredentials(authorization);
   const client = await store.get(credentials.clientId);
+  if (!client) {
+    await verifySecret(credentials.secret, DECOY_HASH); // unknown ids: nothing to brake, nothing written
+    throw refused();
+  }
 
-  if (client && isLocked(client.authFailures, now)) {
+  const source = brakeSource(sourceIp);
+  const window = attemptWindow(now);
+  if (!(await store.reserveAttempt(client.clientId, source, window))) {
     await verifySecret(credentials.secret, DECOY_HASH); // same time as a real check; the secret is not looked at
-    logger.warn('client locked by the brute-force brake', { client_id: client.clientId, locked_until: lockedUntil(client.authFailures) });
+    logger.warn('client braked for this source', { client_id: client.clientId, source, until: window.endsAt });
     throw refused();
   }
-
-  const secretMatches = await verifySecret(credentials.secret, client?.secretHash ?? DECOY_HASH);
-  if (!client) throw refused();
-  if (!secretMatches) {
-    const failures = await store.countFailure(client.clientId, client.authFailures, now);
-    if (isLocked(failures, now)) {
-      logger.warn('client locked by the brute-force brake', { client_id: client.clientId, failures: failures?.count, locked_until: lockedUntil(failures) });
-    }
-    throw refused();
-  }
+  if (!(await verifySecret(credentials.secret, client.secretHash))) throw refused(); // the reservation stays: a failure
+  await store.releaseAttempt(client.clientId, source, window);
   if (client.revokedAt) throw refused();
   return client;
 }

@@ -7,8 +7,10 @@
  * The project-bound scopes: the one place their names are declared. A token holds
  * `<scope>:<projectKey>`; endpoint declarations accept scopes by these names, and the API
  * reference describes each (shared/http/contract/scope-descriptions.ts, typed by these names).
+ *
+ * `introspect_oauth_tokens` (commercetools' name) opens no route: it lets a client introspect the project's tokens (introspection.ts).
  */
-export const PROJECT_SCOPE_NAMES = ['manage_test', 'view_test', 'manage_products'] as const;
+export const PROJECT_SCOPE_NAMES = ['manage_test', 'view_test', 'manage_products', 'introspect_oauth_tokens'] as const;
 export type ProjectScopeName = (typeof PROJECT_SCOPE_NAMES)[number];
 
 /** Project keys follow the commercetools key rule: 2 to 256 characters of `A-Z a-z 0-9 _ -`. */
@@ -55,3 +57,6 @@ export function parseClientScopes(text: string, project?: string): string[] {
   }
   return [...new Set(scopes)];
 }
+
+/** The project key of a `<name>:<projectKey>` scope; undefined for anything else. */
+export const projectOfScope = (scope: string): string | undefined => PROJECT_SCOPE.exec(scope)?.[2];

@@ -23,7 +23,7 @@ export class QueryParameters {
   number(name: string, bounds: { min?: number; max?: number; integer?: boolean } = {}): number | undefined {
     const text = this.string(name);
     if (text === undefined) return undefined;
-    const value = parseDecimal(text);
+    const value = bounds.integer ? parseInteger(text) : parseDecimal(text);
     const kind = bounds.integer ? 'an integer' : 'a number';
     if (!Number.isFinite(value) || (bounds.integer && !Number.isInteger(value))) {
       throw new InvalidInputError(`The query parameter '${name}' must be ${kind}, got '${text}'.`);
@@ -46,6 +46,17 @@ export class QueryParameters {
   matching(pattern: RegExp): [string, readonly string[]][] {
     return [...this.entries].filter(([name]) => pattern.test(name));
   }
+}
+
+/**
+ * An integer as written in decimal digits (an optional sign, a fraction of zeros at most as in
+ * `3.0`, no exponent) that a number holds exactly (|n| ≤ 2^53 − 1); NaN for anything else —
+ * `9007199254740993` would silently become …992, and `1e20` is no integer anyone typed on purpose.
+ */
+export function parseInteger(text: string): number {
+  if (!/^[+-]?\d{1,16}(\.0*)?$/.test(text)) return Number.NaN;
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : Number.NaN;
 }
 
 /** A plain decimal number (`-12`, `1.5`, `2e3`); hex, octal, binary and padding are not numbers here. */

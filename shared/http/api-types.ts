@@ -26,6 +26,8 @@ export interface ApiRequest<PathParameter extends string = string> {
   headers: Record<string, string | undefined>;
   principal?: Principal;
   correlationId: string;
+  /** The caller's address as API Gateway saw it (the brute-force brake counts per source). */
+  sourceIp: string;
 }
 
 export interface ApiResponse {

@@ -27,20 +27,28 @@ export type Access =
 /** How the gateway hands the body to the function. */
 export type BodyKind = 'none' | 'json' | 'form' | 'binary' | 'text';
 
-/** What a function may touch in AWS; infra/function-permissions.ts turns each into IAM statements. */
+/**
+ * What a function may touch in AWS; infra/function-permissions.ts turns each into IAM statements.
+ * Table access is least privilege by key: a function reaches project partitions (`PROJECT#…`) or
+ * client items (`CLIENT#…`), never both, and never Scans.
+ */
 export type Permission =
-  | 'table:read'
-  | 'table:write'
+  /** GetItem, Query, BatchGetItem on project partitions (`PROJECT#…`): resources, variants, uploads, bindings, documents. */
+  | 'projects:read'
+  /** PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem (the parts of a transaction) on project partitions. */
+  | 'projects:write'
+  /** GetItem of client items (`CLIENT#…`): scopes, secret hash, revocation. */
+  | 'clients:read'
+  /** The brute-force brake: UpdateItem of its counters in client partitions, those attributes only. */
+  | 'clients:countAttempts'
   | 'signingKey:sign'
   | 'signingKey:publicKey'
-  /** Count failed client authentications: UpdateItem of the brake's counters on `CLIENT#` items only. */
-  | 'clients:countFailures'
-  /** Put (and, to undo a failed upload, delete) image objects. */
+  /** Put (row 13's body, or completion's copy) and, to undo a failed attach, delete image objects (the served bucket). */
   | 'images:write'
-  /** Read image objects (HEAD and GET of an uploaded object); may list the bucket, so a missing object is 404, not 403. */
-  | 'images:read'
-  /** Presign PUT URLs of image objects: S3 checks the signer's s3:PutObject when the URL is used. */
-  | 'images:presignPut'
+  /** Presign PUT URLs into the pending-uploads bucket: S3 checks the signer's s3:PutObject when the URL is used. */
+  | 'uploads:presignPut'
+  /** Read (and copy from), list (so a missing object is 404, not 403) and delete pending uploads. */
+  | 'uploads:consume'
   /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
   | 'extensions:invoke';
 

@@ -68,6 +68,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
       headers: event.headers ?? {},
       principal: principalFrom(event.requestContext.authorizer?.lambda),
       correlationId: event.headers?.['x-correlation-id'] ?? '',
+      sourceIp: event.requestContext.http.sourceIp,
     });
     return render(response, event.requestContext.http.method);
   });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { invalidInput } from './errors';
-import { parseDecimal, type QueryParameters } from '../domain/query-parameters';
+import { parseDecimal, parseInteger, type QueryParameters } from '../domain/query-parameters';
 
 /**
  * Declared query parameters of a route (in its endpoint's declaration). The endpoint builder checks every
@@ -46,7 +46,8 @@ function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
       return true;
     case 'number':
     case 'integer': {
-      const number = parseDecimal(value);
+      // Integers: decimal digits only, exactly representable (parseInteger); no exponent form, nothing beyond 2^53.
+      const number = type === 'integer' ? parseInteger(value) : parseDecimal(value);
       if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) return false;
       return (spec.min === undefined || number >= spec.min) && (spec.max === undefined || number <= spec.max);
     }

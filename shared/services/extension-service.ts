@@ -14,6 +14,7 @@ import {
   ExtensionBadResponseError,
   ExtensionUnreachableError,
 } from './extension-forwarding/errors';
+import { checkAnswerDepth } from './extension-forwarding/answer-depth';
 import { sendHttp, untilAborted, type RawAnswer } from './extension-forwarding/http-forwarder';
 import type { LambdaInvoker } from './extension-forwarding/lambda-invoker';
 import type { Resolver } from './extension-forwarding/target-policy';
@@ -81,9 +82,12 @@ export class ExtensionService {
 
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
-      return target.kind === 'http'
-        ? await this.forwardHttp(target, call, call.action, body, signal)
-        : await this.invokeLambda(target, call, call.action, body, signal);
+      const answer =
+        target.kind === 'http'
+          ? await this.forwardHttp(target, call, call.action, body, signal)
+          : await this.invokeLambda(target, call, call.action, body, signal);
+      checkAnswerDepth(answer.body);
+      return answer;
     } catch (error) {
       if (error instanceof ExtensionCallError) throw this.failure(error, call);
       throw error;

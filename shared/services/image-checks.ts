@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { detectImageType, isImageContentType, readDimensions, safeFileName, type ImageContentType } from '../domain/images/image-file';
+import { detectImageType, isImageContentType, MAX_IMAGE_SIDE, readDimensions, safeFileName, type ImageContentType } from '../domain/images/image-file';
 import { InvalidInputError, UnsupportedMediaTypeError } from '../domain/errors';
 import type { QueryParameters } from '../domain/query-parameters';
 
@@ -26,10 +26,13 @@ export function checkMagicNumber(declared: ImageContentType, bytes: Uint8Array):
   if (detected !== declared) throw new UnsupportedMediaTypeError(declared, detected ? `bytes of ${detected}` : 'bytes of no supported image type');
 }
 
-/** Width and height as image-size reads them; 400 when it cannot. `what` names the bytes in the message. */
+/** Width and height as image-size reads them; 400 when it cannot, or when either is over MAX_IMAGE_SIDE. `what` names the bytes in the message. */
 export function dimensionsOf(declared: ImageContentType, bytes: Uint8Array, what: string): { w: number; h: number } {
   const dimensions = readDimensions(bytes);
   if (!dimensions) throw new InvalidInputError(`${what} is not a readable ${declared} image.`);
+  if (dimensions.w > MAX_IMAGE_SIDE || dimensions.h > MAX_IMAGE_SIDE) {
+    throw new InvalidInputError(`${what} is ${dimensions.w}×${dimensions.h} pixels; images may be at most ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels.`);
+  }
   return dimensions;
 }
 
@@ -46,11 +49,14 @@ export interface UploadTarget {
   publish: boolean;
 }
 
-/** The query parameters `sku`, `variant`, `filename` and `staged`; 400 when no variant is chosen or the sku is not one. */
-export function uploadTarget(query: QueryParameters): UploadTarget {
+/**
+ * The query parameters `sku`, `variant`, `filename` and `staged`; 400 when no variant is chosen or
+ * the sku is not one. The file name gets the extension of `type` (the checked type of the bytes).
+ */
+export function uploadTarget(query: QueryParameters, type: ImageContentType): UploadTarget {
   return {
     selector: variantSelector(query),
-    filename: safeFileName(query.string('filename')),
+    filename: safeFileName(query.string('filename'), type),
     publish: query.boolean('staged') === false,
   };
 }
@@ -66,4 +72,9 @@ function variantSelector(query: QueryParameters): VariantSelector {
 /** A fresh object key, `<projectKey>/images/<uuid>/<filename>`: unique, and not steerable by the file name. */
 export function imageObjectKey(projectKey: string, filename: string): string {
   return `${encodeURIComponent(projectKey)}/images/${randomUUID()}/${filename}`;
+}
+
+/** A fresh key of a pending upload in the pending-uploads bucket, `<projectKey>/uploads/<uuid>/<filename>`. */
+export function pendingObjectKey(projectKey: string, filename: string): string {
+  return `${encodeURIComponent(projectKey)}/uploads/${randomUUID()}/${filename}`;
 }

@@ -27,6 +27,7 @@ import {
   dimensionsOf,
   imageObjectKey,
   mediaTypeOf,
+  pendingObjectKey,
   uploadTarget,
   type UploadTarget,
 } from './image-checks';
@@ -63,7 +64,7 @@ export class ImageService {
     const contentType = declaredImageType(contentTypeHeader);
     checkMagicNumber(contentType, bytes);
     const dimensions = dimensionsOf(contentType, bytes, 'The body');
-    const target = uploadTarget(query);
+    const target = uploadTarget(query, contentType);
 
     const key = imageObjectKey(projectKey, target.filename);
     await this.storage.put(key, bytes, contentType);
@@ -79,24 +80,26 @@ export class ImageService {
     const size = query.number('size', { integer: true, min: 1, max: MAX_UPLOAD_BYTES });
     if (size === undefined) throw new InvalidInputError(`The query parameter 'size' is required: the image's length in bytes (at most ${MAX_UPLOAD_BYTES}).`);
     const contentType = declaredImageType(query.string('contentType'));
-    const target = uploadTarget(query);
+    const target = uploadTarget(query, contentType);
 
     const uploadId = randomUUID();
-    const objectKey = imageObjectKey(projectKey, target.filename);
+    const objectKey = pendingObjectKey(projectKey, target.filename);
     const expiresAt = Math.floor(this.now() / 1000) + UPLOAD_TTL_SECONDS;
-    const { url, headers } = await this.storage.presignPut(objectKey, contentType, size, UPLOAD_TTL_SECONDS);
+    const { url, headers } = await this.storage.presignPendingPut(objectKey, contentType, size, UPLOAD_TTL_SECONDS);
     await this.uploads.create(projectKey, { uploadId, objectKey, contentType, size, ...target, expiresAt });
     return { uploadId, method: 'PUT', url, headers, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
   /**
-   * Step 2: checks the uploaded object as row 13 checks a body, then attaches it. Nothing uploaded
-   * yet is 409 and the upload stays open; an object that fails a check is deleted with its upload.
-   * Only the completion that removes the pending record attaches, so completing twice is 404.
+   * Step 2: checks the pending object as row 13 checks a body, publishes a copy of it at a fresh
+   * served key, then attaches that. The pending object lives where nothing serves it, so nothing
+   * unchecked is ever public. Nothing uploaded yet is 409 and the upload stays open; an object
+   * that fails a check is deleted with its upload. Only the completion that removes the pending
+   * record attaches (a losing one removes its copy), so completing twice is 404.
    */
   async completeUpload(projectKey: string, uploadId: string): Promise<Variant> {
     const pending = await this.pendingUpload(projectKey, uploadId);
-    const stored = await this.storage.head(pending.objectKey);
+    const stored = await this.storage.headPending(pending.objectKey);
     if (!stored) throw notUploadedYet();
 
     let image: CheckedImage;
@@ -106,8 +109,14 @@ export class ImageService {
       if (error instanceof DomainError && !isNotUploadedYet(error)) await this.discard(projectKey, pending);
       throw error;
     }
-    if (!(await this.uploads.claim(projectKey, uploadId))) throw uploadNotFound(uploadId);
-    return this.attachOrDelete(projectKey, pending.objectKey, pending, image);
+    const key = imageObjectKey(projectKey, pending.filename);
+    await this.storage.publishPending(pending.objectKey, key, image.contentType);
+    if (!(await this.uploads.claim(projectKey, uploadId))) {
+      await this.deleteObject(key, 'a completion that lost the race');
+      throw uploadNotFound(uploadId);
+    }
+    await this.deletePendingObject(pending.objectKey); // the lifecycle rule would remove it a day later anyway
+    return this.attachOrDelete(projectKey, key, pending, image);
   }
 
   /** The pending upload, or 404: unknown, of another project, completed, or expired (then its object goes too). */
@@ -127,11 +136,11 @@ export class ImageService {
     const contentType = pending.contentType as ImageContentType;
     if (mediaTypeOf(stored.contentType) !== contentType) throw new UnsupportedMediaTypeError(contentType, stored.contentType);
 
-    const prefix = await this.storage.read(pending.objectKey, UPLOAD_PREFIX_BYTES);
+    const prefix = await this.storage.readPending(pending.objectKey, UPLOAD_PREFIX_BYTES);
     if (!prefix) throw notUploadedYet();
     checkMagicNumber(contentType, prefix);
     // PNG and GIF name their dimensions in the first bytes; a JPEG may put large metadata before its frame header.
-    const whole = prefix.length < stored.size ? () => this.storage.read(pending.objectKey) : undefined;
+    const whole = prefix.length < stored.size ? () => this.storage.readPending(pending.objectKey) : undefined;
     try {
       return { contentType, dimensions: dimensionsOf(contentType, prefix, 'The uploaded object') };
     } catch (error) {
@@ -144,7 +153,7 @@ export class ImageService {
 
   /** Ends a refused or expired upload: its record, then its object (unless another completion took the record first). */
   private async discard(projectKey: string, pending: PendingUpload): Promise<void> {
-    if (await this.uploads.claim(projectKey, pending.uploadId)) await this.deleteObject(pending.objectKey, 'a refused upload');
+    if (await this.uploads.claim(projectKey, pending.uploadId)) await this.deletePendingObject(pending.objectKey);
   }
 
   /** Records the image on its variant; if that fails, the object is removed again. */
@@ -156,6 +165,12 @@ export class ImageService {
       await this.deleteObject(key, 'a failed upload');
       throw error;
     }
+  }
+
+  private async deletePendingObject(pendingKey: string): Promise<void> {
+    await this.storage
+      .deletePending(pendingKey)
+      .catch((cleanupError: unknown) => logger.warn('could not remove a pending upload (its lifecycle rule will)', { key: pendingKey, error: cleanupError as Error }));
   }
 
   private async deleteObject(key: string, of: string): Promise<void> {

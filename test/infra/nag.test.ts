@@ -79,41 +79,46 @@ describe('what the acknowledgements rely on', () => {
     for (const statement of allowStatements()) for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
   });
 
-  it('grants S3 to the image functions only: exactly their calls, on image keys (and, to read, listing the bucket)', () => {
+  it('grants S3 to the image functions only: exactly their calls, on image keys of served images or pending uploads (and, to read pending ones, listing that bucket)', () => {
     const s3Of = (policyId: string) =>
       Object.entries(template.findResources('AWS::IAM::Policy'))
         .filter(([id]) => id.startsWith(policyId))
         .flatMap(([, policy]: [string, any]) => policy.Properties.PolicyDocument.Statement as any[])
         .filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
-    const expected = {
-      UploadImage: ['s3:PutObject', 's3:DeleteObject'],
-      StartImageUpload: ['s3:PutObject'],
-      CompleteImageUpload: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+    const expected: Record<string, { images?: string[]; uploads?: string[]; listsUploads?: boolean }> = {
+      UploadImage: { images: ['s3:PutObject', 's3:DeleteObject'] },
+      StartImageUpload: { uploads: ['s3:PutObject'] },
+      CompleteImageUpload: { images: ['s3:PutObject', 's3:DeleteObject'], uploads: ['s3:GetObject', 's3:DeleteObject'], listsUploads: true },
     };
-    for (const [fn, actions] of Object.entries(expected)) {
+    const single = (actions: string[]) => (actions.length === 1 ? actions[0] : actions);
+    for (const [fn, { images, uploads, listsUploads }] of Object.entries(expected)) {
       const statements = s3Of(`${fn}ServiceRoleDefaultPolicy`);
-      const objects = statements.find((statement) => JSON.stringify(statement.Resource).includes('/*/images/*'));
-      const others = statements.filter((statement) => statement !== objects);
-      expect(objects.Action, fn).toEqual(actions.length === 1 ? actions[0] : actions);
-      expect(JSON.stringify(objects.Resource), fn).toContain('/*/images/*');
+      const onImages = statements.find((statement) => JSON.stringify(statement.Resource).includes('/*/images/*'));
+      const onUploads = statements.find((statement) => JSON.stringify(statement.Resource).includes('/*/uploads/*'));
+      const listing = statements.filter((statement) => statement.Action === 's3:ListBucket');
+      expect(onImages?.Action, fn).toEqual(images && single(images));
+      expect(onUploads?.Action, fn).toEqual(uploads && single(uploads));
+      if (onImages) expect(JSON.stringify(onImages.Resource)).toMatch(/"Images[0-9A-F]+","Arn"/);
+      if (onUploads) expect(JSON.stringify(onUploads.Resource)).toMatch(/"ImageUploads[0-9A-F]+","Arn"/);
       // Completion checks that an object exists: without s3:ListBucket, S3 answers 403 for a missing one.
-      if (fn === 'CompleteImageUpload') {
-        expect(others).toEqual([expect.objectContaining({ Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^Images/), 'Arn'] } })]);
-      } else expect(others, fn).toEqual([]);
+      expect(listing, fn).toEqual(listsUploads ? [expect.objectContaining({ Resource: { 'Fn::GetAtt': [expect.stringMatching(/^ImageUploads/), 'Arn'] } })] : []);
+      expect(statements.length, fn).toBe([onImages, onUploads, ...listing].filter(Boolean).length);
     }
     const all = allowStatements().filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
-    expect(all).toHaveLength(4);
+    expect(all).toHaveLength(5);
   });
 
-  it('lets the token and introspection functions update the failure counters of client items, and nothing else', () => {
-    const updates = allowStatements().filter((statement) => [statement.Action].flat().includes('dynamodb:UpdateItem') && statement.Condition);
+  it('lets the token and introspection functions update the brake counters in client partitions, and nothing else', () => {
+    const updates = allowStatements().filter(
+      (statement) => [statement.Action].flat().includes('dynamodb:UpdateItem') && JSON.stringify(statement.Condition).includes('CLIENT#'),
+    );
     expect(updates).toHaveLength(2);
     for (const statement of updates) {
       expect(statement.Action).toBe('dynamodb:UpdateItem');
       expect(statement.Condition).toEqual({
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*'] },
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'authFailureCount', 'authFailureWindowStart', 'authFailureLastAt'] },
-        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE', 'UPDATED_NEW'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'attempts', 'expiresAt'] },
+        StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       });
     }
   });

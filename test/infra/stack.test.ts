@@ -62,7 +62,7 @@ describe('the API routes come from the endpoint declarations', () => {
     for (const declaration of declaredFunctions) {
       const actions = actionsOf(declaration.name);
       if (declaration.permissions.length === 0) expect(actions, declaration.name).toEqual([]);
-      if (!declaration.permissions.includes('table:write')) expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)), declaration.name).toEqual([]);
+      if (!declaration.permissions.includes('projects:write')) expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)), declaration.name).toEqual([]);
       if (!declaration.permissions.includes('signingKey:sign')) expect(actions, declaration.name).not.toContain('kms:Sign');
     }
   });
@@ -142,6 +142,64 @@ describe('least-privilege grants', () => {
   });
 });
 
+/** The DynamoDB statements of a function's role: actions and the partitions (`dynamodb:LeadingKeys`) they are limited to. */
+function tableAccessOf(handler: string): { actions: string[]; leadingKeys: unknown }[] {
+  const logicalId = handler
+    .split('-')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('');
+  return Object.entries(template.findResources('AWS::IAM::Policy'))
+    .filter(([id]) => id.startsWith(`${logicalId}ServiceRoleDefaultPolicy`))
+    .flatMap(([, policy]) => (policy as any).Properties.PolicyDocument.Statement as any[])
+    .filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('dynamodb:')))
+    .map((statement) => ({ actions: [statement.Action].flat(), leadingKeys: statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] }));
+}
+
+describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
+  const READ = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+  const WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+  const PROJECTS = ['PROJECT#*'];
+  const CLIENTS = ['CLIENT#*'];
+  const expected: Record<string, { actions: string[]; leadingKeys: string[] }[]> = {
+    authorizer: [{ actions: ['dynamodb:GetItem'], leadingKeys: CLIENTS }],
+    'issue-token': [{ actions: ['dynamodb:GetItem'], leadingKeys: CLIENTS }, { actions: ['dynamodb:UpdateItem'], leadingKeys: CLIENTS }],
+    'introspect-token': [{ actions: ['dynamodb:GetItem'], leadingKeys: CLIENTS }, { actions: ['dynamodb:UpdateItem'], leadingKeys: CLIENTS }],
+    'get-jwks': [],
+    'route-not-found': [],
+    'get-openapi': [],
+    'get-api-docs': [],
+    'get-resource': [{ actions: READ, leadingKeys: PROJECTS }],
+    'query-resources': [{ actions: READ, leadingKeys: PROJECTS }],
+    'check-resources-exist': [{ actions: READ, leadingKeys: PROJECTS }],
+    'query-sorted-resources': [{ actions: READ, leadingKeys: PROJECTS }],
+    'search-resources': [{ actions: READ, leadingKeys: PROJECTS }],
+    'call-extension-action': [{ actions: READ, leadingKeys: PROJECTS }],
+    'put-json-value': [{ actions: WRITE, leadingKeys: PROJECTS }],
+    'start-image-upload': [{ actions: WRITE, leadingKeys: PROJECTS }],
+    ...Object.fromEntries(
+      ['create-resource', 'overwrite-resource', 'put-resource', 'update-resource', 'delete-resource', 'post-complex-path', 'upload-image', 'complete-image-upload'].map(
+        (handler) => [handler, [{ actions: READ, leadingKeys: PROJECTS }, { actions: WRITE, leadingKeys: PROJECTS }]],
+      ),
+    ),
+  };
+
+  it('covers every function of the stack', () => {
+    const handlers = new Set(declaredFunctions.map((declaration) => declaration.name));
+    expect(Object.keys(expected).sort()).toEqual([...handlers].sort());
+  });
+
+  it.each(Object.entries(expected))('%s reaches only its partitions, with exactly its actions', (handler, statements) => {
+    expect(tableAccessOf(handler)).toEqual(statements);
+  });
+
+  it('grants Scan to no function (a Scan has no leading key, so the condition could not hold it)', () => {
+    const actions = Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy: any) =>
+      (policy.Properties.PolicyDocument.Statement as any[]).flatMap((statement) => [statement.Action].flat()),
+    );
+    expect(actions.filter((action: string) => /^dynamodb:(Scan|\*)/.test(action))).toEqual([]);
+  });
+});
+
 describe('throttling', () => {
   it('limits the stage and gives the token route a stricter limit', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
@@ -178,11 +236,41 @@ describe('images bucket', () => {
     });
   });
 
+  it('serves images with X-Content-Type-Options: nosniff (a response headers policy on the distribution)', () => {
+    template.hasResourceProperties('AWS::CloudFront::ResponseHeadersPolicy', {
+      ResponseHeadersPolicyConfig: Match.objectLike({ SecurityHeadersConfig: { ContentTypeOptions: { Override: true } } }),
+    });
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ResponseHeadersPolicyId: Match.anyValue() }) }),
+    });
+  });
+
+  it('expires replaced and deleted image versions after 30 days', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: { Rules: [Match.objectLike({ NoncurrentVersionExpiration: { NoncurrentDays: 30 }, ExpiredObjectDeleteMarker: true, Status: 'Enabled' })] },
+    });
+  });
+
+  it('keeps pending uploads in a bucket of their own that no distribution serves, expiring them after a day', () => {
+    const buckets = template.findResources('AWS::S3::Bucket');
+    const [uploadsId, uploads] = Object.entries(buckets).find(([id]) => id.startsWith('ImageUploads'))! as [string, any];
+    expect(uploads.Properties).toMatchObject({
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 1, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })] },
+    });
+    const distributions = JSON.stringify(template.findResources('AWS::CloudFront::Distribution'));
+    expect(distributions).not.toContain(uploadsId);
+    const uploadsPolicies = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((policy: any) => policy.Properties.Bucket.Ref === uploadsId);
+    expect(uploadsPolicies).toHaveLength(1);
+    expect(JSON.stringify(uploadsPolicies)).not.toContain('cloudfront');
+  });
+
   it('lets only the image functions write images', () => {
     expect(actionsOf('upload-image')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject']));
-    // Presigning: S3 checks the signer's s3:PutObject when the URL is used. Completing reads, and deletes a refused image.
+    // Presigning: S3 checks the signer's s3:PutObject when the URL is used. Completing reads and copies, and deletes a refused image.
     expect(actionsOf('start-image-upload').filter((action) => action.startsWith('s3:'))).toEqual(['s3:PutObject']);
-    expect(actionsOf('complete-image-upload')).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket', 's3:DeleteObject']));
+    expect(actionsOf('complete-image-upload')).toEqual(expect.arrayContaining(['s3:GetObject', 's3:ListBucket', 's3:DeleteObject', 's3:PutObject']));
     for (const handler of ['get-resource', 'create-resource', 'issue-token', 'authorizer']) {
       expect(actionsOf(handler).some((action) => action.startsWith('s3:'))).toBe(false);
     }

@@ -1,19 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { BRAKE } from '../../shared/auth/brute-force-brake';
-import { basic, createTestClient, introspect, localStore, requestToken, rewindFailures, type TestClient } from './test-clients';
+import { BRAKE, attemptWindow, epochSeconds } from '../../shared/domain/auth/brute-force-brake';
+import {
+  attemptsCounted,
+  basic,
+  createTestClient,
+  introspect,
+  localStore,
+  requestToken,
+  requestTokenFrom,
+  type TestClient,
+} from './test-clients';
 
 /**
- * The brute-force brake of client authentication, against the local stack: 10 wrong secrets
- * within 15 minutes lock the client for 15 minutes. Each test uses its own client, so the
- * development client of the other suites is never locked.
+ * The brute-force brake of client authentication, against the local stack: at most 10
+ * unsuccessful attempts per client AND source address in a 15-minute window. Strangers call from
+ * other loopback addresses (127.0.0.x): the local gateway passes the socket's address on as
+ * requestContext.http.sourceIp, as API Gateway does. Each test uses its own client.
  */
 
-const wrong = (client: TestClient) => requestToken(basic(client.clientId, `${client.secret}-wrong`));
-const right = (client: TestClient) => requestToken(basic(client.clientId, client.secret));
-const failures = async (client: TestClient) => (await localStore().get(client.clientId))?.authFailures;
+const OWNER = '127.0.0.1'; // requestToken (fetch) comes from here
+const wrongFrom = (source: string, client: TestClient) => requestTokenFrom(source, basic(client.clientId, `${client.secret}-wrong`));
+const rightFrom = (source: string, client: TestClient) => requestTokenFrom(source, basic(client.clientId, client.secret));
 
-async function failTimes(client: TestClient, times: number) {
-  for (let attempt = 0; attempt < times; attempt++) expect((await wrong(client)).status).toBe(401);
+async function failTimes(source: string, client: TestClient, times: number) {
+  for (let attempt = 0; attempt < times; attempt++) expect((await wrongFrom(source, client)).status).toBe(401);
 }
 
 const INVALID_CLIENT = {
@@ -25,81 +35,78 @@ const INVALID_CLIENT = {
 };
 
 describe('brute-force brake on POST /oauth/token', () => {
-  it('counts wrong secrets; below the limit the right secret still works', async () => {
+  it('no stranger locks out the owner: 20 wrong secrets from 127.0.0.2, then the right one from 127.0.0.1 → 200', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
-    await failTimes(client, BRAKE.maxFailures - 1);
-    expect(await failures(client)).toMatchObject({ count: BRAKE.maxFailures - 1 });
-    expect((await right(client)).status).toBe(200);
+    await failTimes('127.0.0.2', client, 20);
+    // The stranger's source is braked: even the right secret gets the same 401 from there.
+    const braked = await rightFrom('127.0.0.2', client);
+    expect(braked.status).toBe(401);
+    expect(braked.body).toEqual(INVALID_CLIENT);
+    expect(await attemptsCounted(client.clientId, '127.0.0.2')).toBe(BRAKE.maxAttempts); // refusals while braked are not counted
+    // The owner, from its own address, gets its token.
+    expect((await requestToken(basic(client.clientId, client.secret))).status).toBe(200);
+    expect((await rightFrom('127.0.0.3', client)).status).toBe(200);
   });
 
-  it('after 10 wrong secrets the client is locked: the right secret gets the same 401 invalid_client', async () => {
+  it('below the limit the right secret works from the same source, and gives its attempt back', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
-    expect((await right(client)).status).toBe(200);
-    await failTimes(client, BRAKE.maxFailures);
-
-    const locked = await right(client);
-    expect(locked.status).toBe(401);
-    expect(locked.body).toEqual(INVALID_CLIENT);
-    // Indistinguishable from a wrong secret or an unknown client.
-    expect((await wrong(client)).body).toEqual(locked.body);
-    expect((await requestToken(basic('no-such-client', 'x'))).body).toEqual(locked.body);
-    // Attempts while locked are not counted, so the lock ends on time.
-    expect((await failures(client))?.count).toBe(BRAKE.maxFailures);
+    await failTimes('127.0.0.4', client, BRAKE.maxAttempts - 1);
+    expect(await attemptsCounted(client.clientId, '127.0.0.4')).toBe(BRAKE.maxAttempts - 1);
+    expect((await rightFrom('127.0.0.4', client)).status).toBe(200);
+    expect(await attemptsCounted(client.clientId, '127.0.0.4')).toBe(BRAKE.maxAttempts - 1);
+    // Successes never add up: the owner may ask for tokens as often as the rate limits allow.
+    for (let attempt = 0; attempt < BRAKE.maxAttempts + 2; attempt++) expect((await rightFrom('127.0.0.5', client)).status).toBe(200);
+    expect(await attemptsCounted(client.clientId, '127.0.0.5')).toBe(0);
   });
 
-  it('the lock holds at the introspection endpoint too (same client authentication)', async () => {
+  it('the brake is atomic: of 60 parallel attempts (the right secret last) at most the limit get their secret checked', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
-    const token = (await right(client)).body.access_token as string;
+    const attempts = Array.from({ length: 60 }, (_, index) => (index === 59 ? rightFrom('127.0.0.6', client) : wrongFrom('127.0.0.6', client)));
+    const answers = await Promise.all(attempts);
+    expect(answers.filter((answer) => answer.status !== 401).length).toBeLessThanOrEqual(1);
+    // Each checked wrong secret holds one reservation; the conditional increment never passes the limit.
+    expect(await attemptsCounted(client.clientId, '127.0.0.6')).toBeLessThanOrEqual(BRAKE.maxAttempts);
+    expect(await attemptsCounted(client.clientId, '127.0.0.6')).toBeGreaterThanOrEqual(BRAKE.maxAttempts - 1);
+    expect((await rightFrom('127.0.0.6', client)).status).toBe(401);
+    expect((await requestToken(basic(client.clientId, client.secret))).status).toBe(200);
+  });
+
+  it('the brake holds at the introspection endpoint too (same client authentication, same source)', async () => {
+    // A client introspects its own tokens.
+    const client = await createTestClient(['view_test:demo'], 'brake');
+    const token = (await requestToken(basic(client.clientId, client.secret))).body.access_token as string;
     expect((await introspect(basic(client.clientId, client.secret), `token=${token}`)).body.active).toBe(true);
-    // Wrong secrets at the introspection endpoint count as well.
-    for (let attempt = 0; attempt < BRAKE.maxFailures; attempt++) {
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) {
       expect((await introspect(basic(client.clientId, 'guess'), `token=${token}`)).status).toBe(401);
     }
     expect((await introspect(basic(client.clientId, client.secret), `token=${token}`)).body).toEqual(INVALID_CLIENT);
-    expect((await right(client)).status).toBe(401);
+    expect((await requestToken(basic(client.clientId, client.secret))).status).toBe(401);
+    // … from that source only.
+    expect((await rightFrom('127.0.0.7', client)).status).toBe(200);
+    expect(await localStore().clearAttempts(client.clientId)).toBe(true);
   });
 
-  it('the lock ends 15 minutes after the last failure, and the next failure opens a new window', async () => {
+  it('counters are per fixed window: a full window in the past does not brake the current one', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
-    await failTimes(client, BRAKE.maxFailures);
-    expect((await right(client)).status).toBe(401);
-
-    await rewindFailures(client.clientId, BRAKE.lockSeconds - 30);
-    expect((await right(client)).status).toBe(401); // 30 s to go
-    await rewindFailures(client.clientId, 31);
-    expect((await right(client)).status).toBe(200);
-
-    expect((await wrong(client)).status).toBe(401);
-    expect((await failures(client))?.count).toBe(1);
+    const store = localStore();
+    const past = attemptWindow(epochSeconds() - BRAKE.windowSeconds);
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past)).toBe(true);
+    expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past)).toBe(false);
+    expect((await rightFrom('127.0.0.8', client)).status).toBe(200);
   });
 
-  it('failures older than the 15-minute window do not add up', async () => {
+  it('an operator can unlock a client for every source (the CLI\'s unlock)', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
-    await failTimes(client, BRAKE.maxFailures - 1);
-    await rewindFailures(client.clientId, BRAKE.windowSeconds);
-    await failTimes(client, 1);
-    expect((await failures(client))?.count).toBe(1);
-    expect((await right(client)).status).toBe(200);
-  });
-
-  it('concurrent wrong secrets all count (atomic ADD), and lock the client', async () => {
-    const client = await createTestClient(['view_test:demo'], 'brake');
-    const answers = await Promise.all(Array.from({ length: BRAKE.maxFailures }, () => wrong(client)));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(BRAKE.maxFailures).fill(401));
-    expect((await failures(client))?.count).toBe(BRAKE.maxFailures);
-    expect((await right(client)).status).toBe(401);
-  });
-
-  it('an operator can unlock a client (the CLI\'s unlock)', async () => {
-    const client = await createTestClient(['view_test:demo'], 'brake');
-    await failTimes(client, BRAKE.maxFailures);
-    expect((await right(client)).status).toBe(401);
-    expect(await localStore().clearFailures(client.clientId)).toBe(true);
-    expect((await right(client)).status).toBe(200);
+    await failTimes('127.0.0.9', client, BRAKE.maxAttempts);
+    expect((await rightFrom('127.0.0.9', client)).status).toBe(401);
+    expect(await localStore().clearAttempts(client.clientId)).toBe(true);
+    expect(await attemptsCounted(client.clientId, '127.0.0.9')).toBe(0);
+    expect((await rightFrom('127.0.0.9', client)).status).toBe(200);
   });
 
   it('unknown client ids leave nothing behind in the table', async () => {
     for (let attempt = 0; attempt < 3; attempt++) expect((await requestToken(basic('brake-ghost', 'x'))).status).toBe(401);
     expect(await localStore().get('brake-ghost')).toBeUndefined();
+    expect(await attemptsCounted('brake-ghost', OWNER)).toBe(0);
   });
 });

@@ -183,6 +183,17 @@ describe('extension actions (rows 14–16)', () => {
     }
   });
 
+  it('answers 502 ExtensionBadResponse (not 500) for a deeply nested JSON answer; 100 levels still pass', async () => {
+    await bindHandler('demo');
+    const token = await tokenFor();
+    answer = (_r, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(100_000) + ']'.repeat(100_000));
+    const deep = await call('GET', '/demo/resource/namespace-action', { token });
+    expect(deep.status).toBe(502);
+    expect(deep.body).toMatchObject({ statusCode: 502, errors: [{ code: 'ExtensionBadResponse', message: expect.stringContaining('deeper than 100 levels') }] });
+    answer = (_r, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('['.repeat(100) + ']'.repeat(100));
+    expect((await call('GET', '/demo/resource/namespace-action', { token })).status).toBe(200);
+  });
+
   it('answers 502 when the bound address is not allowed (a private address), without calling it', async () => {
     await bindings.put({
       projectKey: 'other',

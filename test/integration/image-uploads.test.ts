@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
 import { GIF_1X1, png } from '../support/images';
 import { call, tokenFor, uniqueKey } from './api-client';
 
@@ -28,10 +30,19 @@ const completeUpload = async (uploadId: string, scope = 'manage_products:demo') 
 /** PUTs the bytes to the presigned URL with the headers the ticket lists, as a client would. */
 const putTo = (ticket: Ticket, bytes: Buffer) => fetch(ticket.url, { method: ticket.method, headers: ticket.headers, body: bytes });
 
-/** Where the emulator serves the object the URL writes (its path, without the signature). */
+/** Where the emulator holds the pending object the URL writes (its path, without the signature): the S3 API, not a served address. */
 const objectUrl = (ticket: Ticket) => {
   const url = new URL(ticket.url);
   return `${url.origin}${url.pathname}`;
+};
+
+/** The local image CDN (IMAGE_BASE_URL), from the endpoints.json that `npm start` writes. */
+const imageBaseUrl = (): string => JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')).imageBaseUrl;
+
+/** Every address the image CDN could serve a pending object at: its key as is, and with images/ for uploads/. */
+const servedAddressesOf = (ticket: Ticket) => {
+  const key = new URL(ticket.url).pathname.replace(/^\/image-uploads\//, '');
+  return [`${imageBaseUrl()}/${key}`, `${imageBaseUrl()}/${key.replace('/uploads/', '/images/')}`, `${imageBaseUrl()}/image-uploads/${key}`];
 };
 
 describe('two-step image upload through a presigned S3 URL', () => {
@@ -45,13 +56,16 @@ describe('two-step image upload through a presigned S3 URL', () => {
     const ticket: Ticket = started.body;
     expect(ticket).toMatchObject({ uploadId: expect.stringMatching(/^[0-9a-f-]{36}$/), method: 'PUT' });
     expect(ticket.headers).toMatchObject({ 'content-type': 'image/png', 'content-length': String(image.length), 'if-none-match': '*' });
-    expect(new URL(ticket.url).pathname).toMatch(/^\/images\/demo\/images\/[0-9a-f-]{36}\/big\.png$/);
+    // Pending uploads go to a bucket of their own, which the image CDN does not serve.
+    expect(new URL(ticket.url).pathname).toMatch(/^\/image-uploads\/demo\/uploads\/[0-9a-f-]{36}\/big\.png$/);
     expect(new URL(ticket.url).searchParams.get('X-Amz-Expires')).toBe('900');
     expect(Date.parse(ticket.expiresAt) - Date.now()).toBeGreaterThan(14 * 60 * 1000);
     expect(Date.parse(ticket.expiresAt) - Date.now()).toBeLessThanOrEqual(15 * 60 * 1000);
 
     const put = await putTo(ticket, image);
     expect(put.status).toBe(200);
+    // Uploaded but not checked: reachable at no served address.
+    for (const address of servedAddressesOf(ticket)) expect((await fetch(address)).status, address).toBe(404);
 
     const completed = await completeUpload(ticket.uploadId);
     expect(completed.status).toBe(200);
@@ -59,11 +73,14 @@ describe('two-step image upload through a presigned S3 URL', () => {
     expect(completed.body.stagedImages).toHaveLength(1);
     const [staged] = completed.body.stagedImages;
     expect(staged).toMatchObject({ dimensions: { w: 1000, h: 2000 }, contentType: 'image/png', label: 'big.png' });
-    expect(staged.url).toBe(objectUrl(ticket));
-
+    // Checked: published at a fresh key of the served images, with nosniff; the pending object is gone.
+    expect(staged.url).toMatch(new RegExp(`^${imageBaseUrl()}/demo/images/[0-9a-f-]{36}/big\\.png$`));
     const served = await fetch(staged.url);
     expect(served.status).toBe(200);
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-type')).toBe('image/png');
     expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+    expect((await fetch(objectUrl(ticket))).status).toBe(404);
 
     // The upload is used up: completing again is 404, and the variant keeps one image.
     const again = await completeUpload(ticket.uploadId);
@@ -98,6 +115,7 @@ describe('two-step image upload through a presigned S3 URL', () => {
     expect(started.status).toBe(201);
     expect((await putTo(started.body, GIF_1X1)).status).toBe(200);
     expect((await fetch(objectUrl(started.body))).status).toBe(200);
+    for (const address of servedAddressesOf(started.body)) expect((await fetch(address)).status, address).toBe(404);
 
     const completed = await completeUpload(started.body.uploadId);
     expect(completed.status).toBe(415);

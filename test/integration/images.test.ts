@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GIF_1X1, png } from '../support/images';
+import { MAX_IMAGE_SIDE } from '../../shared/domain/images/image-file';
+import { GIF_1X1, png, pngDeclaring } from '../support/images';
 import { call, tokenFor, uniqueKey } from './api-client';
 
 
@@ -60,7 +61,29 @@ describe('image upload (row 13)', () => {
     expect(answer.status).toBe(200);
     const { url, label } = answer.body.stagedImages[0];
     expect(label).toBe('etc-passwd');
-    expect(new URL(url).pathname).toMatch(/^\/images\/demo\/images\/[0-9a-f-]{36}\/etc-passwd$/);
+    expect(new URL(url).pathname).toMatch(/^\/demo\/images\/[0-9a-f-]{36}\/etc-passwd$/);
+  });
+
+  it('serves images with X-Content-Type-Options: nosniff (CloudFront\'s response headers policy in AWS)', async () => {
+    const answer = await upload(`sku=${uniqueKey('sku')}`, GIF_1X1, 'image/gif');
+    const served = await fetch(answer.body.stagedImages[0].url);
+    expect(served.status).toBe(200);
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('content-type')).toBe('image/gif');
+  });
+
+  it('names the file by its checked type: filename=x.html with GIF bytes is stored and labelled x.gif', async () => {
+    const answer = await upload(`sku=${uniqueKey('sku')}&filename=x.html`, GIF_1X1, 'image/gif');
+    expect(answer.status).toBe(200);
+    const { url, label } = answer.body.stagedImages[0];
+    expect(label).toBe('x.gif');
+    expect(new URL(url).pathname).toMatch(/\/x\.gif$/);
+  });
+
+  it(`refuses an image declaring more than ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels with 400 naming the limit`, async () => {
+    const answer = await upload(`sku=${uniqueKey('sku')}`, pngDeclaring(2147483647, 2147483647));
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0]).toMatchObject({ code: 'InvalidInput', message: expect.stringContaining(`at most ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels`) });
   });
 
   it('refuses what is not a JPEG, PNG or GIF by its bytes, an empty body, and a missing selector', async () => {

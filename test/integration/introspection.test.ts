@@ -53,10 +53,25 @@ describe('POST /oauth/introspect: answers', () => {
     });
   });
 
-  it('any authenticated client may introspect any token (a resource server need not own it)', async () => {
-    const other = await createTestClient(['view_test:demo'], 'introspector');
-    const answer = await ask(await tokenFor('view_test:demo'), basic(other.clientId, other.secret));
+  it('RFC 7662 §2.1: a client holding introspect_oauth_tokens:<project> may introspect tokens of that project', async () => {
+    const server = await createTestClient(['introspect_oauth_tokens:demo'], 'introspector');
+    const answer = await ask(await tokenFor('view_test:demo'), basic(server.clientId, server.secret));
     expect(answer.body).toMatchObject({ active: true, client_id: devClient.clientId });
+    // Every project the token names must be covered.
+    expect((await ask(await tokenFor('view_test:demo view_test:other'), basic(server.clientId, server.secret))).body).toEqual({ active: false });
+  });
+
+  it('refused: another client without the scope (even of the same project, even view-only) learns nothing — {active: false}', async () => {
+    const stranger = await createTestClient(['view_test:demo'], 'introspector');
+    const token = await tokenFor('manage_test:demo');
+    const answer = await ask(token, basic(stranger.clientId, stranger.secret));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ active: false });
+    const elsewhere = await createTestClient(['introspect_oauth_tokens:other'], 'introspector');
+    expect((await ask(token, basic(elsewhere.clientId, elsewhere.secret))).body).toEqual({ active: false });
+    // Its own tokens it may always introspect.
+    const own = (await requestToken(basic(stranger.clientId, stranger.secret))).body.access_token as string;
+    expect((await ask(own, basic(stranger.clientId, stranger.secret))).body).toMatchObject({ active: true, client_id: stranger.clientId });
   });
 
   it('{active: false} and nothing else for every token the API refuses', async () => {
@@ -87,14 +102,16 @@ describe('POST /oauth/introspect: answers', () => {
   });
 
   it('tokens of a revoked client are inactive, and the client gets no new ones', async () => {
+    const server = await createTestClient(['introspect_oauth_tokens:demo'], 'introspector');
+    const askAsServer = (token: string) => ask(token, basic(server.clientId, server.secret));
     const client = await createTestClient(['view_test:demo'], 'revoked');
     const issued = await requestToken(basic(client.clientId, client.secret));
     expect(issued.status).toBe(200);
     const token = issued.body.access_token as string;
-    expect((await ask(token)).body.active).toBe(true);
+    expect((await askAsServer(token)).body.active).toBe(true);
 
     expect(await localStore().revoke(client.clientId, new Date().toISOString())).toBe(true);
-    expect((await ask(token)).body).toEqual({ active: false });
+    expect((await askAsServer(token)).body).toEqual({ active: false });
     const refused = await requestToken(basic(client.clientId, client.secret));
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid_client');

@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { generateSecret, hashSecret } from '../../shared/auth/client-secrets';
 import { DynamoDbClientStore } from '../../shared/store/dynamodb/client-store';
-import { clientKey } from '../../shared/store/dynamodb/keys';
-import { call } from './api-client';
+import { attemptCounterKey } from '../../shared/store/dynamodb/keys';
+import { attemptWindow, epochSeconds } from '../../shared/domain/auth/brute-force-brake';
+import { baseUrl, call, type ApiAnswer } from './api-client';
 
 /**
  * Dedicated API clients for tests that lock or revoke them, written straight into the local
@@ -28,17 +30,11 @@ export const localTable = (() => {
 
 export const localStore = () => new DynamoDbClientStore(localTable().db, localTable().tableName);
 
-/** Moves a client's failure window and last failure into the past, as if `seconds` had passed. */
-export async function rewindFailures(clientId: string, seconds: number): Promise<void> {
+/** The brake's count of a client's attempts from one source in the current window, read from the table. */
+export async function attemptsCounted(clientId: string, source: string, now = epochSeconds()): Promise<number> {
   const { db, tableName } = localTable();
-  await db.send(
-    new UpdateCommand({
-      TableName: tableName,
-      Key: clientKey(clientId),
-      UpdateExpression: 'SET authFailureWindowStart = authFailureWindowStart - :s, authFailureLastAt = authFailureLastAt - :s',
-      ExpressionAttributeValues: { ':s': seconds },
-    }),
-  );
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: attemptCounterKey(clientId, attemptWindow(now).index, source) }));
+  return (Item?.attempts as number | undefined) ?? 0;
 }
 
 export interface TestClient {
@@ -62,3 +58,27 @@ export const requestToken = (authorization: string, body = 'grant_type=client_cr
 
 export const introspect = (authorization: string | undefined, body: string) =>
   call('POST', '/oauth/introspect', { body, headers: { 'content-type': FORM, ...(authorization ? { authorization } : {}) } });
+
+/**
+ * A token request sent from another loopback address (127.0.0.2, …): the local gateway passes
+ * the socket's address on as requestContext.http.sourceIp, as API Gateway does.
+ */
+export function requestTokenFrom(localAddress: string, authorization: string, body = 'grant_type=client_credentials'): Promise<ApiAnswer> {
+  return new Promise((resolve, reject) => {
+    const sent = request(
+      `${baseUrl}/oauth/token`,
+      { method: 'POST', localAddress, headers: { 'content-type': FORM, authorization, 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({ status: response.statusCode ?? 0, headers: new Headers(response.headers as Record<string, string>), body: text ? JSON.parse(text) : undefined });
+        });
+        response.on('error', reject);
+      },
+    );
+    sent.on('error', reject);
+    sent.end(body);
+  });
+}

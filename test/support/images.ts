@@ -23,6 +23,18 @@ export function png(width: number, height: number, pixels: 'solid' | 'noisy' = '
   ]);
 }
 
+/**
+ * A PNG that is only its signature and header, declaring any dimensions (up to 2^31 − 1) without
+ * pixels: what a hostile upload looks like to the dimension checks.
+ */
+export function pngDeclaring(width: number, height: number): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IEND', Buffer.alloc(0))]);
+}
+
 function chunk(type: string, data: Buffer): Buffer {
   const body = Buffer.concat([Buffer.from(type), data]);
   const length = Buffer.alloc(4);

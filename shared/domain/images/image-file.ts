@@ -13,6 +13,20 @@ export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
  */
 export const MAX_IMAGE_BYTES = 4_400_000;
 
+/**
+ * The largest width and height taken (each): an image's header can declare any size up to
+ * 2^31 − 1 pixels, and a published image that size would stall or crash whoever decodes it.
+ * 16384 is the largest canvas side browsers render.
+ */
+export const MAX_IMAGE_SIDE = 16_384;
+
+/** The file name extensions of each type; the first replaces an extension of another type. */
+export const IMAGE_EXTENSIONS: Record<ImageContentType, readonly string[]> = {
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/png': ['png'],
+  'image/gif': ['gif'],
+};
+
 const MAGIC_NUMBERS: { type: ImageContentType; bytes: number[] }[] = [
   { type: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
   { type: 'image/png', bytes: [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] },
@@ -38,13 +52,19 @@ export function readDimensions(bytes: Uint8Array): { w: number; h: number } | un
 }
 
 /**
- * A file name safe inside an object key: letters, digits, `.`, `_` and `-` only, no leading dots,
- * at most 100 characters. The key's unique prefix, not the name, makes the object unique.
+ * A file name safe inside an object key, with the extension of the image's type: letters,
+ * digits, `.`, `_` and `-` only, no leading dots, at most 100 characters. A name whose extension
+ * is not one of the type's has it replaced (`x.html` with GIF bytes is `x.gif`), so the name never
+ * claims another type than the bytes; a name without an extension (`front`, the default `img`)
+ * claims none and stays. The key's unique prefix, not the name, makes the object unique.
  */
-export function safeFileName(filename: string | undefined): string {
+export function safeFileName(filename: string | undefined, type: ImageContentType): string {
   const cleaned = (filename ?? '')
     .replace(/[^A-Za-z0-9._-]+/g, '-')
     .replace(/^[.-]+/, '')
-    .slice(0, 100);
-  return cleaned || 'img';
+    .slice(0, 95);
+  const dot = cleaned.lastIndexOf('.');
+  if (dot <= 0) return cleaned || 'img';
+  if (IMAGE_EXTENSIONS[type].includes(cleaned.slice(dot + 1).toLowerCase())) return cleaned;
+  return `${cleaned.slice(0, dot).replace(/[.-]+$/, '') || 'img'}.${IMAGE_EXTENSIONS[type][0]}`;
 }

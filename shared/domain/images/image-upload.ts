@@ -22,7 +22,7 @@ export const UPLOAD_PREFIX_BYTES = 512 * 1024;
 /** An upload that was started and not completed yet (the DynamoDB record). */
 export interface PendingUpload {
   uploadId: string;
-  /** The object key the presigned URL writes: `<projectKey>/images/<uuid>/<filename>`. */
+  /** The pending object the presigned URL writes, in the pending-uploads bucket: `<projectKey>/uploads/<uuid>/<filename>`. */
   objectKey: string;
   contentType: string;
   size: number;
@@ -43,7 +43,7 @@ export const ImageUploadTicket = z.object({
     .record(z.string(), z.string())
     .meta({
       description:
-        'Headers the PUT must carry exactly as given (they are signed): `content-type`, `content-length`, `cache-control`, and `if-none-match: *` (the object can be written once).',
+        'Headers the PUT must carry exactly as given (they are signed): `content-type`, `content-length`, and `if-none-match: *` (the object can be written once).',
     }),
   expiresAt: z.string().meta({ description: 'ISO 8601: the URL, and the upload, expire then (15 minutes after the start).' }),
 });

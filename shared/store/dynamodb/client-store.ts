@@ -1,20 +1,20 @@
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { inWindow, type AuthFailures } from '../../auth/brute-force-brake';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AttemptWindow } from '../../domain/auth/brute-force-brake';
 import type { ApiClient, ClientStore } from '../client-store';
 import { isConditionFailure, translateEngineError } from './errors';
-import { clientKey } from './keys';
+import { ATTEMPT_COUNTER_PREFIX, attemptCounterKey, clientKey } from './keys';
+import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
 const CLIENT_FIELDS = ['clientId', 'name', 'secretHash', 'scopes', 'createdAt', 'revokedAt'] as const;
 
-/** The brute-force brake's counters: top-level attributes of the client item, so ADD can count. */
-const FAILURES = { count: 'authFailureCount', windowStart: 'authFailureWindowStart', lastAt: 'authFailureLastAt' } as const;
-/** Every attribute countFailure names (the IAM policy of the token functions allows these only). */
-export const FAILURE_COUNTER_ATTRIBUTES = ['pk', 'sk', ...Object.values(FAILURES)];
+/** The brute-force brake's counter items: the count, and the table's TTL attribute (they go some time after their window). */
+const ATTEMPTS = { count: 'attempts', expiresAt: TABLE_TTL_ATTRIBUTE } as const;
+/** Every attribute reserveAttempt and releaseAttempt name (the IAM policy of the token functions allows these only). */
+export const ATTEMPT_COUNTER_ATTRIBUTES = ['pk', 'sk', ...Object.values(ATTEMPTS)];
+/** Counters stay a little after their window: the window's last second must still find its counter. */
+const COUNTER_GRACE_SECONDS = 60;
 
-/** A lost race (another failure opened a new window meanwhile) is retried with the state it returned. */
-const COUNT_ATTEMPTS = 3;
-
-/** API clients in the service's table, one item each (`CLIENT#<id>`). */
+/** API clients in the service's table, one item each (`CLIENT#<id>`), and their brake counters in the same partition. */
 export class DynamoDbClientStore implements ClientStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -29,12 +29,8 @@ export class DynamoDbClientStore implements ClientStore {
   }
 
   async put(client: ApiClient): Promise<void> {
-    const { authFailures, ...fields } = client;
-    const counters = authFailures
-      ? { [FAILURES.count]: authFailures.count, [FAILURES.windowStart]: authFailures.windowStart, [FAILURES.lastAt]: authFailures.lastAt }
-      : {};
     await this.db
-      .send(new PutCommand({ TableName: this.tableName, Item: { ...clientKey(client.clientId), type: 'client', ...fields, ...counters } }))
+      .send(new PutCommand({ TableName: this.tableName, Item: { ...clientKey(client.clientId), type: 'client', ...client } }))
       .catch(translateEngineError);
   }
 
@@ -79,50 +75,21 @@ export class DynamoDbClientStore implements ClientStore {
   }
 
   /**
-   * One UpdateItem per failure: within the window the caller saw, an atomic `ADD` (concurrent
-   * failures all count) guarded by the window's start; past it, a `SET` that opens a new window,
-   * guarded by the old start so that two failures cannot both open one. Only the counters are
-   * touched and returned (the token functions' IAM policy allows no other attribute). A guard
-   * that fails (a lost race) re-reads the item and counts against what it holds.
+   * One conditional UpdateItem on the counter of this client, source and window (its own item in
+   * the client's partition, removed by TTL after the window): `ADD` only while fewer than the
+   * limit are counted, so parallel attempts can never get past it. Only the counter's attributes
+   * are named (the token functions' IAM policy allows no other attribute).
    */
-  async countFailure(clientId: string, seen: AuthFailures | undefined, now: number): Promise<AuthFailures | undefined> {
-    let state = seen;
-    for (let attempt = 1; ; attempt++) {
-      const sameWindow = inWindow(state, now);
-      try {
-        const { Attributes } = await this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: clientKey(clientId),
-            UpdateExpression: sameWindow ? 'ADD #count :one SET #lastAt = :now' : 'SET #count = :one, #windowStart = :now, #lastAt = :now',
-            ConditionExpression: state
-              ? 'attribute_exists(pk) AND #windowStart = :seenStart'
-              : 'attribute_exists(pk) AND attribute_not_exists(#windowStart)',
-            ExpressionAttributeNames: { '#count': FAILURES.count, '#windowStart': FAILURES.windowStart, '#lastAt': FAILURES.lastAt },
-            ExpressionAttributeValues: { ':one': 1, ':now': now, ...(state ? { ':seenStart': state.windowStart } : {}) },
-            ReturnValues: 'UPDATED_NEW',
-          }),
-        );
-        return failuresOf({ [FAILURES.windowStart]: sameWindow ? state!.windowStart : now, ...Attributes });
-      } catch (error) {
-        if (!isConditionFailure(error)) return translateEngineError(error);
-        const current = await this.get(clientId);
-        if (!current) return undefined; // no such client
-        if (attempt >= COUNT_ATTEMPTS) return current.authFailures;
-        state = current.authFailures;
-      }
-    }
-  }
-
-  async clearFailures(clientId: string): Promise<boolean> {
+  async reserveAttempt(clientId: string, source: string, window: AttemptWindow): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: clientKey(clientId),
-          UpdateExpression: 'REMOVE #count, #windowStart, #lastAt',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#count': FAILURES.count, '#windowStart': FAILURES.windowStart, '#lastAt': FAILURES.lastAt },
+          Key: attemptCounterKey(clientId, window.index, source),
+          UpdateExpression: 'ADD #attempts :one SET #expiresAt = :expiresAt',
+          ConditionExpression: 'attribute_not_exists(#attempts) OR #attempts < :max',
+          ExpressionAttributeNames: { '#attempts': ATTEMPTS.count, '#expiresAt': ATTEMPTS.expiresAt },
+          ExpressionAttributeValues: { ':one': 1, ':max': window.maxAttempts, ':expiresAt': window.endsAt + COUNTER_GRACE_SECONDS },
         }),
       );
       return true;
@@ -131,18 +98,53 @@ export class DynamoDbClientStore implements ClientStore {
       return translateEngineError(error);
     }
   }
-}
 
-function failuresOf(item: Record<string, unknown>): AuthFailures | undefined {
-  const [count, windowStart, lastAt] = [item[FAILURES.count], item[FAILURES.windowStart], item[FAILURES.lastAt]];
-  if (typeof count !== 'number' || typeof windowStart !== 'number' || typeof lastAt !== 'number') return undefined;
-  return { count, windowStart, lastAt };
+  async releaseAttempt(clientId: string, source: string, window: AttemptWindow): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: attemptCounterKey(clientId, window.index, source),
+          UpdateExpression: 'ADD #attempts :minusOne',
+          // Never creates a counter: a window that ended meanwhile (and was removed) has nothing to give back.
+          ConditionExpression: '#attempts > :zero',
+          ExpressionAttributeNames: { '#attempts': ATTEMPTS.count },
+          ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) return translateEngineError(error);
+    }
+  }
+
+  /** Deletes every counter of the client (a Query of its partition, then one DeleteItem each). */
+  async clearAttempts(clientId: string): Promise<boolean> {
+    if (!(await this.get(clientId))) return false;
+    const { pk } = clientKey(clientId);
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db
+        .send(
+          new QueryCommand({
+            TableName: this.tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :counters)',
+            ExpressionAttributeValues: { ':pk': pk, ':counters': ATTEMPT_COUNTER_PREFIX },
+            ProjectionExpression: 'pk, sk',
+            ExclusiveStartKey,
+          }),
+        )
+        .catch(translateEngineError);
+      for (const item of page.Items ?? []) {
+        await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: { pk: item.pk, sk: item.sk } })).catch(translateEngineError);
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return true;
+  }
 }
 
 function toClient(item: Record<string, unknown>): ApiClient {
   const client: Record<string, unknown> = {};
   for (const field of CLIENT_FIELDS) if (item[field] !== undefined) client[field] = item[field];
-  const authFailures = failuresOf(item);
-  if (authFailures) client.authFailures = authFailures;
   return client as unknown as ApiClient;
 }

@@ -5,6 +5,7 @@
  *   pk = PROJECT#<projectKey>   sk = RESOURCE#<id>    the resource
  *   pk = PROJECT#<projectKey>   sk = KEY#<key>        key sentinel: makes keys unique per project
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
+ *   pk = CLIENT#<clientId>      sk = ATTEMPTS#<window>#<source>   its brute-force brake counter per source address
  *
  * The other items of a project (variants, skus, uploads, extension bindings, row 9's and row 17's
  * documents) are keyed by their own adapters; docs/design.md lists them all. None starts with
@@ -17,3 +18,8 @@ export const RESOURCE_RANGE_END = 'RESOURCE$';
 export const resourceKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${RESOURCE_PREFIX}${id}` });
 export const keySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `KEY#${key}` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
+export const ATTEMPT_COUNTER_PREFIX = 'ATTEMPTS#';
+export const attemptCounterKey = (clientId: string, window: number, source: string) => ({
+  pk: clientKey(clientId).pk,
+  sk: `${ATTEMPT_COUNTER_PREFIX}${window}#${source}`,
+});

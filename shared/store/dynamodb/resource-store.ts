@@ -248,7 +248,10 @@ export class DynamoDbResourceStore implements ResourceStore {
       (reasons) => {
         const [resource, newSentinel] = reasons;
         if (resource?.code === 'ConditionalCheckFailed') {
-          throw new VersionConflictError(expectedVersion, resource.item?.version as number | undefined);
+          // No item came back: the resource was deleted after it was read — the update lost to a
+          // delete, which is 404 ResourceNotFound (semantics row 10), not a 409 without currentVersion.
+          if (!resource.item) throw new ResourceNotFoundError(`The resource with id '${id}'`);
+          throw new VersionConflictError(expectedVersion, resource.item.version as number | undefined);
         }
         if (next.key !== undefined && newSentinel?.code === 'ConditionalCheckFailed') throw new DuplicateKeyError(next.key);
       },

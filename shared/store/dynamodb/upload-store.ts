@@ -3,6 +3,7 @@ import type { PendingUpload } from '../../domain/images/image-upload';
 import type { UploadStore } from '../upload-store';
 import { isConditionFailure, translateEngineError } from './errors';
 import { projectPartition } from './keys';
+import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
 /**
  * Pending image uploads in the project partition, outside the `RESOURCE#` range:
@@ -13,7 +14,7 @@ import { projectPartition } from './keys';
  * readers compare `expiresAt` with the clock themselves.
  */
 export const UPLOAD_PREFIX = 'UPLOAD#';
-export const UPLOAD_EXPIRY_ATTRIBUTE = 'expiresAt';
+export const UPLOAD_EXPIRY_ATTRIBUTE = TABLE_TTL_ATTRIBUTE;
 
 export const uploadKey = (projectKey: string, uploadId: string) => ({ pk: projectPartition(projectKey), sk: `${UPLOAD_PREFIX}${uploadId}` });
 

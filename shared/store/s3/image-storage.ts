@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StoreUnavailableError } from '../../domain/errors';
 import type { ImageStorage, PresignedPut, StoredObject } from '../image-storage';
@@ -7,15 +7,17 @@ import type { ImageStorage, PresignedPut, StoredObject } from '../image-storage'
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /**
- * Images in a private S3 bucket, served from `baseUrl` (a CloudFront distribution in AWS, the S3
- * emulator locally). Any S3 failure is StoreUnavailableError: the upload answers 503 and nothing
- * is recorded.
+ * Images in a private S3 bucket, served from `baseUrl` (a CloudFront distribution in AWS, the
+ * local image server locally), and pending uploads in a second private bucket that nothing serves.
+ * Any S3 failure is StoreUnavailableError: the upload answers 503 and nothing is recorded.
  */
 export class S3ImageStorage implements ImageStorage {
   constructor(
     private readonly s3: S3Client,
     private readonly bucket: string,
     private readonly baseUrl: string,
+    /** Pending two-step uploads: no CDN origin, expired by a lifecycle rule. */
+    private readonly pendingBucket: string,
     /** Signs upload URLs (a client that adds no checksums to them: see shared/aws/s3.ts). */
     private readonly presigner: S3Client = s3,
   ) {}
@@ -44,17 +46,16 @@ export class S3ImageStorage implements ImageStorage {
   }
 
   /**
-   * Every header is signed: S3 refuses a PUT whose content-type, content-length, cache-control or
-   * if-none-match differ from these (the emulator does not check signatures; completion checks anyway).
+   * Every header is signed: S3 refuses a PUT whose content-type, content-length or if-none-match
+   * differ from these (the emulator does not check signatures; completion checks anyway).
    */
-  async presignPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
-    const headers = { 'content-type': contentType, 'content-length': String(size), 'cache-control': CACHE_CONTROL, 'if-none-match': '*' };
+  async presignPendingPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
+    const headers = { 'content-type': contentType, 'content-length': String(size), 'if-none-match': '*' };
     const command = new PutObjectCommand({
-      Bucket: this.bucket,
+      Bucket: this.pendingBucket,
       Key: key,
       ContentType: contentType,
       ContentLength: size,
-      CacheControl: CACHE_CONTROL,
       IfNoneMatch: '*',
     });
     const url = await getSignedUrl(this.presigner, command, { expiresIn: expiresInSeconds, signableHeaders: new Set(Object.keys(headers)) }).catch(
@@ -63,9 +64,9 @@ export class S3ImageStorage implements ImageStorage {
     return { url, headers };
   }
 
-  async head(key: string): Promise<StoredObject | undefined> {
+  async headPending(key: string): Promise<StoredObject | undefined> {
     try {
-      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.pendingBucket, Key: key }));
       return { size: head.ContentLength ?? 0, contentType: head.ContentType };
     } catch (error) {
       if (isMissing(error)) return undefined;
@@ -73,16 +74,36 @@ export class S3ImageStorage implements ImageStorage {
     }
   }
 
-  async read(key: string, maxBytes?: number): Promise<Buffer | undefined> {
+  async readPending(key: string, maxBytes?: number): Promise<Buffer | undefined> {
     try {
       const object = await this.s3.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(maxBytes === undefined ? {} : { Range: `bytes=0-${maxBytes - 1}` }) }),
+        new GetObjectCommand({ Bucket: this.pendingBucket, Key: key, ...(maxBytes === undefined ? {} : { Range: `bytes=0-${maxBytes - 1}` }) }),
       );
       return Buffer.from(await object.Body!.transformToByteArray());
     } catch (error) {
       if (isMissing(error)) return undefined;
       return unavailable(error);
     }
+  }
+
+  /** Copies the checked object server-side (no bytes through the function), setting what served images carry. */
+  async publishPending(pendingKey: string, key: string, contentType: string): Promise<void> {
+    await this.s3
+      .send(
+        new CopyObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          CopySource: `${this.pendingBucket}/${pendingKey.split('/').map(encodeURIComponent).join('/')}`,
+          MetadataDirective: 'REPLACE',
+          ContentType: contentType,
+          CacheControl: CACHE_CONTROL,
+        }),
+      )
+      .catch(unavailable);
+  }
+
+  async deletePending(key: string): Promise<void> {
+    await this.s3.send(new DeleteObjectCommand({ Bucket: this.pendingBucket, Key: key })).catch(unavailable);
   }
 }
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BRAKE, inWindow, isLocked, lockedUntil, type AuthFailures } from '../../../shared/auth/brute-force-brake';
+import { BRAKE, attemptWindow, brakeSource, type AttemptWindow } from '../../../shared/domain/auth/brute-force-brake';
 import { authenticateClient, basicCredentials } from '../../../shared/auth/client-authentication';
 import { hashSecret } from '../../../shared/auth/client-secrets';
 import { OAuthError } from '../../../shared/auth/oauth-error';
@@ -8,36 +8,27 @@ import type { ApiClient, ClientStore } from '../../../shared/store/client-store'
 
 const T0 = 1_700_000_000;
 
-describe('the brake policy: 10 failures within 15 minutes lock for 15 minutes after the last', () => {
-  const failures = (count: number, windowStart = T0, lastAt = T0 + 60): AuthFailures => ({ count, windowStart, lastAt });
-
-  it('locks from the 10th failure on, until lastAt + 15 minutes', () => {
-    expect(isLocked(undefined, T0)).toBe(false);
-    expect(isLocked(failures(BRAKE.maxFailures - 1), T0 + 61)).toBe(false);
-    expect(lockedUntil(failures(BRAKE.maxFailures))).toBe(T0 + 60 + BRAKE.lockSeconds);
-    expect(isLocked(failures(BRAKE.maxFailures), T0 + 60 + BRAKE.lockSeconds - 1)).toBe(true);
-    expect(isLocked(failures(BRAKE.maxFailures), T0 + 60 + BRAKE.lockSeconds)).toBe(false);
-    expect(isLocked(failures(25), T0 + 61)).toBe(true);
+describe('the brake policy: 10 unsuccessful attempts per client and source in a fixed 15-minute window', () => {
+  it('numbers windows of 15 minutes and says when each ends', () => {
+    const window = attemptWindow(T0);
+    expect(window.maxAttempts).toBe(BRAKE.maxAttempts);
+    expect(window.endsAt - BRAKE.windowSeconds).toBeLessThanOrEqual(T0);
+    expect(window.endsAt).toBeGreaterThan(T0);
+    expect(attemptWindow(window.endsAt - 1).index).toBe(window.index);
+    expect(attemptWindow(window.endsAt).index).toBe(window.index + 1);
   });
 
-  it('counts a failure in the window until windowStart + 15 minutes, then opens a new one', () => {
-    expect(inWindow(undefined, T0)).toBe(false);
-    expect(inWindow(failures(3), T0 + BRAKE.windowSeconds - 1)).toBe(true);
-    expect(inWindow(failures(3), T0 + BRAKE.windowSeconds)).toBe(false);
-  });
-
-  it('ends the window no later than the lock, so a client leaves the lock with a fresh count', () => {
-    for (const lastAt of [T0, T0 + 1, T0 + BRAKE.windowSeconds - 1]) {
-      const locked = failures(BRAKE.maxFailures, T0, lastAt);
-      expect(inWindow(locked, lockedUntil(locked)!)).toBe(false);
-    }
+  it('keys sources by address; anything that is not an address is one shared source', () => {
+    expect(brakeSource('203.0.113.7')).toBe('203.0.113.7');
+    expect(brakeSource('2001:DB8::1')).toBe('2001:db8::1');
+    for (const odd of [undefined, '', 'x', '1.2.3.4#CLIENT', 'a'.repeat(60)]) expect(brakeSource(odd)).toBe('unknown');
   });
 });
 
-/** The DynamoDB store's semantics in memory, with a log of the counting writes. */
+/** The DynamoDB store's semantics in memory (a conditional counter per client, source and window), with a log of the secrets' fate. */
 class MemoryClientStore implements ClientStore {
   readonly clients = new Map<string, ApiClient>();
-  readonly counted: string[] = [];
+  readonly counters = new Map<string, number>();
   async get(clientId: string) {
     const client = this.clients.get(clientId);
     return client && structuredClone(client);
@@ -53,24 +44,30 @@ class MemoryClientStore implements ClientStore {
     if (client) client.revokedAt = at;
     return client !== undefined;
   }
-  async countFailure(clientId: string, seen: AuthFailures | undefined, now: number) {
-    const client = this.clients.get(clientId);
-    if (!client) return undefined;
-    this.counted.push(clientId);
-    const current = client.authFailures;
-    client.authFailures = inWindow(current ?? seen, now)
-      ? { ...current!, count: current!.count + 1, lastAt: now }
-      : { count: 1, windowStart: now, lastAt: now };
-    return client.authFailures;
+  async reserveAttempt(clientId: string, source: string, window: AttemptWindow) {
+    const key = `${clientId}|${source}|${window.index}`;
+    const count = this.counters.get(key) ?? 0;
+    if (count >= window.maxAttempts) return false;
+    this.counters.set(key, count + 1);
+    return true;
   }
-  async clearFailures(clientId: string) {
-    const client = this.clients.get(clientId);
-    if (client) delete client.authFailures;
-    return client !== undefined;
+  async releaseAttempt(clientId: string, source: string, window: AttemptWindow) {
+    const key = `${clientId}|${source}|${window.index}`;
+    const count = this.counters.get(key) ?? 0;
+    if (count > 0) this.counters.set(key, count - 1);
+  }
+  async clearAttempts(clientId: string) {
+    for (const key of [...this.counters.keys()]) if (key.startsWith(`${clientId}|`)) this.counters.delete(key);
+    return this.clients.has(clientId);
+  }
+  counted(clientId: string, source: string, now: number) {
+    return this.counters.get(`${clientId}|${source}|${attemptWindow(now).index}`) ?? 0;
   }
 }
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+const STRANGER = '198.51.100.66';
+const OWNER = '203.0.113.10';
 
 async function refusal(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.then(
@@ -86,49 +83,50 @@ describe('authenticateClient', () => {
   beforeAll(async () => {
     store = new MemoryClientStore();
     const secretHash = await hashSecret('right');
-    for (const clientId of ['ok', 'locked', 'revoked', 'counted']) {
+    for (const clientId of ['ok', 'revoked', 'counted', 'target', 'raced']) {
       await store.put({ clientId, name: clientId, secretHash, scopes: ['view_test:demo'], createdAt: '2024-01-01T00:00:00Z' });
     }
     await store.revoke('revoked', '2024-01-02T00:00:00Z');
-    await store.put({ ...(await store.get('locked'))!, authFailures: { count: BRAKE.maxFailures, windowStart: T0, lastAt: T0 } });
   });
 
-  it('answers the client for the right secret', async () => {
-    expect((await authenticateClient(basic('ok', 'right'), store, T0)).clientId).toBe('ok');
+  it('answers the client for the right secret, and gives its reserved attempt back', async () => {
+    expect((await authenticateClient(basic('ok', 'right'), store, OWNER, T0)).clientId).toBe('ok');
+    expect(store.counted('ok', OWNER, T0)).toBe(0);
   });
 
-  it('refuses a wrong secret and counts it; unknown clients are refused and nothing is counted', async () => {
-    const wrong = await refusal(authenticateClient(basic('counted', 'wrong'), store, T0));
+  it('refuses a wrong secret and counts it for its source; unknown clients are refused and nothing is counted', async () => {
+    const wrong = await refusal(authenticateClient(basic('counted', 'wrong'), store, STRANGER, T0));
     expect(wrong.statusCode).toBe(401);
     expect(wrong.body).toMatchObject({ error: 'invalid_client' });
-    expect((await store.get('counted'))?.authFailures).toEqual({ count: 1, windowStart: T0, lastAt: T0 });
+    expect(store.counted('counted', STRANGER, T0)).toBe(1);
+    expect(store.counted('counted', OWNER, T0)).toBe(0);
 
-    const unknown = await refusal(authenticateClient(basic('ghost', 'right'), store, T0));
+    const unknown = await refusal(authenticateClient(basic('ghost', 'right'), store, STRANGER, T0));
     expect(unknown.body).toEqual(wrong.body);
-    expect(store.counted).not.toContain('ghost');
+    expect([...store.counters.keys()].some((key) => key.startsWith('ghost|'))).toBe(false);
   });
 
-  it('refuses a locked client with the right secret, the same way, without counting', async () => {
-    const before = store.counted.length;
-    const locked = await refusal(authenticateClient(basic('locked', 'right'), store, T0 + 10));
-    expect(locked.body).toMatchObject({ error: 'invalid_client', error_description: 'Client authentication failed.' });
-    await refusal(authenticateClient(basic('locked', 'wrong'), store, T0 + 10));
-    expect(store.counted.length).toBe(before);
-    // The lock is over BRAKE.lockSeconds after the last failure.
-    expect((await authenticateClient(basic('locked', 'right'), store, T0 + BRAKE.lockSeconds)).clientId).toBe('locked');
+  it('brakes the source after 10 wrong secrets — the same refusal even for the right secret — never the owner elsewhere', async () => {
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) await refusal(authenticateClient(basic('target', 'guess'), store, STRANGER, T0 + attempt));
+    const braked = await refusal(authenticateClient(basic('target', 'right'), store, STRANGER, T0 + 20));
+    expect(braked.body).toMatchObject({ error: 'invalid_client', error_description: 'Client authentication failed.' });
+    expect(store.counted('target', STRANGER, T0)).toBe(BRAKE.maxAttempts); // refusals while braked are not counted
+    // The owner, from its own address, is not affected by any number of failures elsewhere.
+    expect((await authenticateClient(basic('target', 'right'), store, OWNER, T0 + 21)).clientId).toBe('target');
+    // The next window starts afresh for the stranger too.
+    const next = attemptWindow(T0).endsAt;
+    expect((await authenticateClient(basic('target', 'right'), store, STRANGER, next)).clientId).toBe('target');
   });
 
-  it('locks on the 10th wrong secret', async () => {
-    const secretHash = await hashSecret('right');
-    await store.put({ clientId: 'target', name: 'target', secretHash, scopes: [], createdAt: '2024-01-01T00:00:00Z' });
-    for (let attempt = 0; attempt < BRAKE.maxFailures - 1; attempt++) await refusal(authenticateClient(basic('target', 'guess'), store, T0 + attempt));
-    expect((await authenticateClient(basic('target', 'right'), store, T0 + 20)).clientId).toBe('target');
-    await refusal(authenticateClient(basic('target', 'guess'), store, T0 + 21));
-    await refusal(authenticateClient(basic('target', 'right'), store, T0 + 22));
+  it('checks at most 10 secrets of parallel attempts: each is reserved before its secret is checked', async () => {
+    const attempts = Array.from({ length: 30 }, (_, index) => authenticateClient(basic('raced', index === 29 ? 'right' : 'guess'), store, STRANGER, T0));
+    const outcomes = await Promise.allSettled(attempts);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').length).toBeLessThanOrEqual(1);
+    expect(store.counted('raced', STRANGER, T0)).toBeLessThanOrEqual(BRAKE.maxAttempts);
   });
 
   it('refuses a revoked client even with the right secret', async () => {
-    expect((await refusal(authenticateClient(basic('revoked', 'right'), store, T0))).statusCode).toBe(401);
+    expect((await refusal(authenticateClient(basic('revoked', 'right'), store, OWNER, T0))).statusCode).toBe(401);
   });
 });
 

@@ -1,6 +1,6 @@
 import { createPublicKey, generateKeyPairSync, sign as signWithKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { introspect } from '../../../shared/auth/introspection';
+import { introspect, mayIntrospect } from '../../../shared/auth/introspection';
 import { toPublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys';
 import { MAX_TOKEN_LENGTH, createTokenVerifier, issueAccessToken } from '../../../shared/auth/tokens';
 import type { ApiClient } from '../../../shared/store/client-store';
@@ -59,19 +59,29 @@ describe('introspect (RFC 7662)', () => {
 
   it('answers the claims of an active token', async () => {
     const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo'] });
-    const answer = await introspect(token, verify, storeOf(client()));
+    const answer = await introspect(token, verify, storeOf(client()), client());
     expect(answer).toMatchObject({ active: true, scope: 'view_test:demo', client_id: 'c1', token_type: 'Bearer', sub: 'c1', iss: SETTINGS.issuer, aud: SETTINGS.audience });
     expect(answer.active && answer.exp - answer.iat!).toBe(SETTINGS.ttlSeconds);
   });
 
   it('is inactive for a revoked or vanished client, an invalid token, or an oversized one (not even verified)', async () => {
     const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo'] });
-    expect(await introspect(token, verify, storeOf(client({ revokedAt: '2024-01-02T00:00:00Z' })))).toEqual({ active: false });
-    expect(await introspect(token, verify, storeOf(undefined))).toEqual({ active: false });
-    expect(await introspect(`${token}x`, verify, storeOf(client()))).toEqual({ active: false });
+    expect(await introspect(token, verify, storeOf(client({ revokedAt: '2024-01-02T00:00:00Z' })), client())).toEqual({ active: false });
+    expect(await introspect(token, verify, storeOf(undefined), client())).toEqual({ active: false });
+    expect(await introspect(`${token}x`, verify, storeOf(client()), client())).toEqual({ active: false });
     let verified = false;
     const spy = async () => ((verified = true), Promise.reject(new Error('never')));
-    expect(await introspect('a'.repeat(MAX_TOKEN_LENGTH + 1), spy, storeOf(client()))).toEqual({ active: false });
+    expect(await introspect('a'.repeat(MAX_TOKEN_LENGTH + 1), spy, storeOf(client()), client())).toEqual({ active: false });
     expect(verified).toBe(false);
+  });
+
+  it('RFC 7662 §2.1: only the token\'s own client, or a client with introspect_oauth_tokens on every project of the token', async () => {
+    const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo', 'manage_test:shop'] });
+    const caller = (clientId: string, scopes: string[]) => ({ clientId, scopes });
+    expect(await introspect(token, verify, storeOf(client()), caller('c2', ['manage_test:demo', 'manage_test:shop']))).toEqual({ active: false });
+    expect(await introspect(token, verify, storeOf(client()), caller('c2', ['introspect_oauth_tokens:demo']))).toEqual({ active: false });
+    expect(await introspect(token, verify, storeOf(client()), caller('c2', ['introspect_oauth_tokens:demo', 'introspect_oauth_tokens:shop']))).toMatchObject({ active: true });
+    expect(mayIntrospect(caller('c2', ['introspect_oauth_tokens:demo']), { client_id: 'c1', scope: '' })).toBe(false);
+    expect(mayIntrospect(caller('c1', []), { client_id: 'c1', scope: '' })).toBe(true);
   });
 });

@@ -8,7 +8,10 @@ import type { VariantStore } from '../../../shared/store/variant-store';
 /** In-memory doubles of the image stores, recording what happened to them. */
 
 export class MemoryStorage implements ImageStorage {
+  /** Served images. */
   readonly objects = new Map<string, { bytes: Buffer; contentType: string }>();
+  /** Pending uploads: never served. */
+  readonly pending = new Map<string, { bytes: Buffer; contentType: string }>();
   readonly reads: { key: string; maxBytes?: number }[] = [];
   readonly deleted: string[] = [];
   constructor(private readonly failPut = false) {}
@@ -24,21 +27,33 @@ export class MemoryStorage implements ImageStorage {
   urlOf(key: string) {
     return `https://images.example/${key}`;
   }
-  async presignPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
-    return { url: `https://s3.example/${key}?X-Amz-Expires=${expiresInSeconds}`, headers: { 'content-type': contentType, 'content-length': String(size) } };
+  async presignPendingPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
+    return { url: `https://uploads.example/${key}?X-Amz-Expires=${expiresInSeconds}`, headers: { 'content-type': contentType, 'content-length': String(size) } };
   }
   /** What a client's PUT to the presigned URL leaves behind. */
   receive(key: string, bytes: Buffer, contentType: string) {
-    this.objects.set(key, { bytes, contentType });
+    this.pending.set(key, { bytes, contentType });
   }
-  async head(key: string): Promise<StoredObject | undefined> {
-    const object = this.objects.get(key);
+  async headPending(key: string): Promise<StoredObject | undefined> {
+    const object = this.pending.get(key);
     return object && { size: object.bytes.length, contentType: object.contentType };
   }
-  async read(key: string, maxBytes?: number) {
+  async readPending(key: string, maxBytes?: number) {
     this.reads.push({ key, ...(maxBytes === undefined ? {} : { maxBytes }) });
-    const object = this.objects.get(key);
+    const object = this.pending.get(key);
     return object && (maxBytes === undefined ? object.bytes : object.bytes.subarray(0, maxBytes));
+  }
+  async publishPending(pendingKey: string, key: string, contentType: string) {
+    const object = this.pending.get(pendingKey);
+    if (!object) throw new StoreUnavailableError(new Error('NoSuchKey'));
+    this.objects.set(key, { bytes: object.bytes, contentType });
+  }
+  async deletePending(key: string) {
+    this.pending.delete(key);
+  }
+  /** The served key an image was published at, from its URL. */
+  keyOf(url: string) {
+    return url.replace('https://images.example/', '');
   }
 }
 

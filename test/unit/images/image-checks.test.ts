@@ -3,6 +3,8 @@ import { DomainError } from '../../../shared/domain/errors';
 import { toApiError } from '../../../shared/http/errors';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { checkMagicNumber, declaredImageType, dimensionsOf, imageObjectKey, mediaTypeOf, uploadTarget } from '../../../shared/services/image-checks';
+import { MAX_IMAGE_SIDE } from '../../../shared/domain/images/image-file';
+import { pngDeclaring } from '../../support/images';
 import { GIF_1X1, jpeg, png } from './fakes';
 
 /** The refusal `run` throws: its answer's status and first error code. */
@@ -55,21 +57,31 @@ describe('the checks both image uploads share', () => {
     expect(refusal(() => dimensionsOf('image/png', corrupt, 'The body'))).toMatchObject({ status: 400, message: 'The body is not a readable image/png image.' });
   });
 
+  it(`refuses declared dimensions beyond ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} with 400 naming the limit (a PNG header may declare 2^31 − 1)`, () => {
+    expect(refusal(() => dimensionsOf('image/png', pngDeclaring(2147483647, 2147483647), 'The body'))).toMatchObject({
+      status: 400,
+      code: 'InvalidInput',
+      message: `The body is 2147483647×2147483647 pixels; images may be at most ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels.`,
+    });
+    expect(refusal(() => dimensionsOf('image/png', pngDeclaring(MAX_IMAGE_SIDE + 1, 1), 'The body')).status).toBe(400);
+    expect(dimensionsOf('image/png', pngDeclaring(MAX_IMAGE_SIDE, MAX_IMAGE_SIDE), 'The body')).toEqual({ w: MAX_IMAGE_SIDE, h: MAX_IMAGE_SIDE });
+  });
+
   it('chooses the variant by sku and/or number, with the same refusals on both paths', () => {
-    expect(uploadTarget(new QueryParameters('sku=a-1'))).toEqual({ selector: { sku: 'a-1' }, filename: 'img', publish: false });
-    expect(uploadTarget(new QueryParameters('variant=7&sku=b&staged=false&filename=front.png'))).toEqual({
+    expect(uploadTarget(new QueryParameters('sku=a-1'), 'image/png')).toEqual({ selector: { sku: 'a-1' }, filename: 'img', publish: false });
+    expect(uploadTarget(new QueryParameters('variant=7&sku=b&staged=false&filename=front.png'), 'image/png')).toEqual({
       selector: { sku: 'b', id: 7 },
       filename: 'front.png',
       publish: true,
     });
-    expect(uploadTarget(new QueryParameters('variant=7&staged=true')).publish).toBe(false);
-    expect(uploadTarget(new QueryParameters('variant=1&filename=..%2F..%2Fetc%2Fpasswd')).filename).toBe('etc-passwd');
-    expect(refusal(() => uploadTarget(new QueryParameters('')))).toMatchObject({ status: 400, code: 'InvalidInput', message: expect.stringContaining('sku or variant') });
-    expect(refusal(() => uploadTarget(new QueryParameters('sku=a%20b'))).message).toBe('The sku must be 1 to 256 characters without spaces.');
-    expect(refusal(() => uploadTarget(new QueryParameters(`sku=${'s'.repeat(257)}`))).status).toBe(400);
-    expect(refusal(() => uploadTarget(new QueryParameters('variant=0'))).status).toBe(400);
-    expect(refusal(() => uploadTarget(new QueryParameters('variant=1.5'))).status).toBe(400);
-    expect(refusal(() => uploadTarget(new QueryParameters('variant=1&staged=maybe'))).status).toBe(400);
+    expect(uploadTarget(new QueryParameters('variant=7&staged=true'), 'image/png').publish).toBe(false);
+    expect(uploadTarget(new QueryParameters('variant=1&filename=..%2F..%2Fetc%2Fpasswd'), 'image/png').filename).toBe('etc-passwd');
+    expect(refusal(() => uploadTarget(new QueryParameters(''), 'image/png'))).toMatchObject({ status: 400, code: 'InvalidInput', message: expect.stringContaining('sku or variant') });
+    expect(refusal(() => uploadTarget(new QueryParameters('sku=a%20b'), 'image/png')).message).toBe('The sku must be 1 to 256 characters without spaces.');
+    expect(refusal(() => uploadTarget(new QueryParameters(`sku=${'s'.repeat(257)}`), 'image/png')).status).toBe(400);
+    expect(refusal(() => uploadTarget(new QueryParameters('variant=0'), 'image/png')).status).toBe(400);
+    expect(refusal(() => uploadTarget(new QueryParameters('variant=1.5'), 'image/png')).status).toBe(400);
+    expect(refusal(() => uploadTarget(new QueryParameters('variant=1&staged=maybe'), 'image/png')).status).toBe(400);
   });
 
   it('makes fresh object keys under the project, with the project key encoded', () => {

@@ -43,11 +43,20 @@ describe('image bytes and names', () => {
   });
 
   it('makes file names safe for object keys', () => {
-    expect(safeFileName(undefined)).toBe('img');
-    expect(safeFileName('')).toBe('img');
-    expect(safeFileName('../../etc/passwd')).toBe('etc-passwd');
-    expect(safeFileName('.hidden')).toBe('hidden');
-    expect(safeFileName('a b/c.png')).toBe('a-b-c.png');
-    expect(safeFileName('x'.repeat(300))).toHaveLength(100);
+    expect(safeFileName(undefined, 'image/png')).toBe('img');
+    expect(safeFileName('', 'image/png')).toBe('img');
+    expect(safeFileName('../../etc/passwd', 'image/png')).toBe('etc-passwd');
+    expect(safeFileName('.hidden', 'image/png')).toBe('hidden');
+    expect(safeFileName('a b/c.png', 'image/png')).toBe('a-b-c.png');
+    expect(safeFileName('x'.repeat(300), 'image/png')).toHaveLength(95);
+  });
+
+  it('gives the file name the extension of the checked type: another type\'s extension is replaced', () => {
+    expect(safeFileName('x.html', 'image/gif')).toBe('x.gif');
+    expect(safeFileName('photo.PNG', 'image/jpeg')).toBe('photo.jpg');
+    expect(safeFileName('photo.jpeg', 'image/jpeg')).toBe('photo.jpeg');
+    expect(safeFileName('Front.PNG', 'image/png')).toBe('Front.PNG');
+    expect(safeFileName('a.svg.', 'image/png')).toBe('a.svg.png');
+    expect(safeFileName('..html', 'image/gif')).toBe('html');
   });
 });

@@ -48,14 +48,14 @@ describe('starting an upload', () => {
     expect(ticket).toEqual({
       uploadId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       method: 'PUT',
-      url: expect.stringMatching(/^https:\/\/s3\.example\/demo\/images\/[0-9a-f-]{36}\/front\.png\?X-Amz-Expires=900$/),
+      url: expect.stringMatching(/^https:\/\/uploads\.example\/demo\/uploads\/[0-9a-f-]{36}\/front\.png\?X-Amz-Expires=900$/),
       headers: { 'content-type': 'image/png', 'content-length': String(image.length) },
       expiresAt: '2026-11-21T12:15:00.000Z',
     });
     const record = await uploads.get('demo', ticket.uploadId);
     expect(record).toEqual({
       uploadId: ticket.uploadId,
-      objectKey: expect.stringMatching(/^demo\/images\/[0-9a-f-]{36}\/front\.png$/),
+      objectKey: expect.stringMatching(/^demo\/uploads\/[0-9a-f-]{36}\/front\.png$/),
       contentType: 'image/png',
       size: image.length,
       selector: { sku: 's-1', id: 4 },
@@ -65,6 +65,7 @@ describe('starting an upload', () => {
     });
     expect(ticket.url).toContain(record!.objectKey);
     expect(storage.objects.size).toBe(0);
+    expect(storage.pending.size).toBe(0);
   });
 
   it('refuses what row 13 refuses, and sizes outside 1..20,000,000, before anything is recorded', async () => {
@@ -82,21 +83,29 @@ describe('starting an upload', () => {
 });
 
 describe('completing an upload', () => {
-  it('checks the object as row 13 checks a body and attaches it; the upload is then gone (a second completion is 404)', async () => {
+  it('checks the pending object, publishes a copy at a fresh served key and attaches that; the upload is then gone (a second completion is 404)', async () => {
     const image = png(4, 3);
     const pending = await started(`sku=s-1&filename=front.png&contentType=image/png&size=${image.length}`);
     storage.receive(pending.objectKey, image, 'image/png');
+    expect(storage.objects.size).toBe(0); // nothing unchecked is served
 
     const variant = await service.completeUpload('demo', pending.uploadId);
-    const expected = { url: `https://images.example/${pending.objectKey}`, dimensions: { w: 4, h: 3 }, contentType: 'image/png', label: 'front.png' };
+    const expected = {
+      url: expect.stringMatching(/^https:\/\/images\.example\/demo\/images\/[0-9a-f-]{36}\/front\.png$/),
+      dimensions: { w: 4, h: 3 },
+      contentType: 'image/png',
+      label: 'front.png',
+    };
     expect(variant.stagedImages).toEqual([expected]);
     expect(variants.attached).toEqual([{ selector: { sku: 's-1' }, image: expected, publish: false }]);
     expect(storage.reads).toEqual([{ key: pending.objectKey, maxBytes: UPLOAD_PREFIX_BYTES }]);
     expect(uploads.records.size).toBe(0);
+    expect(storage.objects.get(storage.keyOf(variant.stagedImages[0]!.url))?.bytes).toEqual(image);
+    expect(storage.pending.has(pending.objectKey)).toBe(false);
 
     expect(await refusalOf(service.completeUpload('demo', pending.uploadId))).toMatchObject({ status: 404 });
     expect(variants.attached).toHaveLength(1);
-    expect(storage.objects.has(pending.objectKey)).toBe(true);
+    expect(storage.objects.size).toBe(1);
   });
 
   it('is 409 InvalidOperation while nothing was uploaded, and the upload stays open', async () => {
@@ -117,7 +126,7 @@ describe('completing an upload', () => {
     const pending = await started(`sku=x&contentType=${declared}&size=${bytes.length}`);
     storage.receive(pending.objectKey, bytes, stored);
     expect(await refusalOf(service.completeUpload('demo', pending.uploadId))).toMatchObject({ status, code });
-    expect(storage.objects.has(pending.objectKey)).toBe(false);
+    expect(storage.pending.has(pending.objectKey)).toBe(false);
     expect(uploads.records.size).toBe(0);
     expect(variants.attached).toHaveLength(0);
   });
@@ -131,7 +140,7 @@ describe('completing an upload', () => {
       code: 'InvalidInput',
       message: 'The uploaded object is not a readable image/jpeg image.',
     });
-    expect(storage.objects.has(first.objectKey)).toBe(false);
+    expect(storage.pending.has(first.objectKey)).toBe(false);
 
     const image = png(2, 2);
     const second = await started(`sku=x&contentType=image/png&size=${image.length + 1}`);
@@ -140,7 +149,7 @@ describe('completing an upload', () => {
       status: 400,
       message: `The uploaded image has ${image.length} bytes; ${image.length + 1} were declared.`,
     });
-    expect(storage.objects.has(second.objectKey)).toBe(false);
+    expect(storage.pending.has(second.objectKey)).toBe(false);
     expect(uploads.records.size).toBe(0);
   });
 
@@ -159,7 +168,7 @@ describe('completing an upload', () => {
     for (const [project, id] of [['demo', '7b5f6d0c-4b8e-4c50-9d0a-3f1b2a4c5d6e'], ['demo', 'x'.repeat(2000)], ['demo', pending.uploadId.toUpperCase()], ['other', pending.uploadId]] as const) {
       expect(await refusalOf(service.completeUpload(project, id))).toMatchObject({ status: 404, code: 'ResourceNotFound' });
     }
-    expect(storage.objects.has(pending.objectKey)).toBe(true);
+    expect(storage.pending.has(pending.objectKey)).toBe(true);
     expect(uploads.records.size).toBe(1);
   });
 
@@ -168,7 +177,7 @@ describe('completing an upload', () => {
     storage.receive(pending.objectKey, GIF_1X1, 'image/gif');
     clock += UPLOAD_TTL_SECONDS * 1000;
     expect(await refusalOf(service.completeUpload('demo', pending.uploadId))).toMatchObject({ status: 404 });
-    expect(storage.objects.has(pending.objectKey)).toBe(false);
+    expect(storage.pending.has(pending.objectKey)).toBe(false);
     expect(uploads.records.size).toBe(0);
   });
 
@@ -178,7 +187,8 @@ describe('completing an upload', () => {
     uploads.loseClaims = true;
     expect(await refusalOf(service.completeUpload('demo', pending.uploadId))).toMatchObject({ status: 404 });
     expect(variants.attached).toHaveLength(0);
-    expect(storage.objects.has(pending.objectKey)).toBe(true);
+    expect(storage.pending.has(pending.objectKey)).toBe(true);
+    expect(storage.objects.size).toBe(0); // its own copy is removed again
   });
 
   it('deletes the object when the variant cannot record it (row 13\'s rule)', async () => {
@@ -190,6 +200,7 @@ describe('completing an upload', () => {
     storage.receive(pending.objectKey, GIF_1X1, 'image/gif');
     await expect(service.completeUpload('demo', pending.uploadId)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(failing.attached).toHaveLength(1);
-    expect(storage.objects.has(pending.objectKey)).toBe(false);
+    expect(storage.objects.size).toBe(0);
+    expect(storage.deleted).toHaveLength(1);
   });
 });

@@ -15,6 +15,7 @@ const BUCKET = 'faults-secret-bucket';
 Object.assign(process.env, {
   TABLE_NAME,
   IMAGES_BUCKET: BUCKET,
+  IMAGE_UPLOADS_BUCKET: `${BUCKET}-uploads`,
   IMAGE_BASE_URL: 'https://images.example.test',
   TOKEN_ISSUER: 'https://issuer.example.test',
   TOKEN_AUDIENCE: 'generic-resource-service',

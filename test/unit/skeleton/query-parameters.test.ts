@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../../shared/domain/errors.js';
 import { toApiError } from '../../../shared/http/errors.js';
 import { QueryParameters } from '../../../shared/http/query-parameters.js';
+import { checkParameters } from '../../../shared/http/parameters.js';
 
 /** The 400 InvalidInput that `action` throws; fails the test otherwise. */
 function invalidInput(action: () => unknown): { message: string } {
@@ -118,6 +119,19 @@ describe('QueryParameters.number', () => {
     expect(error.message).toBe("The query parameter 'limit' must be an integer, got '2.5'.");
   });
 
+  it.each(['9007199254740992', '9007199254740993', '-9007199254740993', '1e20', '1E3', '2e0', '12345678901234567890'])(
+    'refuses %j where an integer is wanted: beyond 2^53 − 1, or in exponent form (400 InvalidInput)',
+    (text) => {
+      const error = invalidInput(() => q(`variant=${text}`).number('variant', { integer: true, min: 1 }));
+      expect(error.message).toContain("'variant' must be an integer");
+      expect(checkRefusal(text)).toBe(400);
+    },
+  );
+
+  it('takes the largest safe integer, 2^53 − 1', () => {
+    expect(q('variant=9007199254740991').number('variant', { integer: true })).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('accepts a whole decimal such as 3.0 as an integer', () => {
     expect(q('limit=3.0').number('limit', { integer: true })).toBe(3);
   });
@@ -184,3 +198,13 @@ describe('QueryParameters.number refuses what is not a plain decimal', () => {
     expect(() => q(`limit=${encodeURIComponent(text)}`).number('limit', { integer: true })).toThrow(/limit/);
   });
 });
+
+/** What the route table's declared-parameter check answers for an integer parameter. */
+function checkRefusal(text: string): number | undefined {
+  try {
+    checkParameters({ limit: { type: 'integer' } }, q(`limit=${encodeURIComponent(text)}`));
+    return undefined;
+  } catch (error) {
+    return (error as { statusCode?: number }).statusCode;
+  }
+}
