@@ -6,8 +6,9 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** GET /openapi.json: the OpenAPI document of this API. */
 export const getOpenApi = defineEndpoint({
   name: 'get-openapi',
-  // The document is part of the bundle: no data, no keys.
+  // The document ships with the function: no data, no keys.
   permissions: [],
+  filesBesideBundle: ['openapi.json'],
   routes: [
     route({
       method: 'GET',

@@ -69,6 +69,18 @@ export function readApiDocsAsset(name: ApiDocsAsset, besideBundle = dirname(file
   return read.get(file)!;
 }
 
+/**
+ * The OpenAPI document as `npm run openapi` commits it (openapi.json), compacted: next to the running
+ * bundle first (Lambda; get-openapi declares it beside its bundle), else at the repository root.
+ * Read, not imported, so the function bundles neither the document nor what builds it.
+ */
+export function readOpenApiDocument(besideBundle = dirname(fileURLToPath(import.meta.url))): string {
+  const file = [join(besideBundle, 'openapi.json'), fileURLToPath(new URL('../../openapi.json', import.meta.url))].find((candidate) => existsSync(candidate));
+  if (!file) throw new Error('openapi.json is neither next to the bundle nor at the repository root.');
+  if (!read.has(file)) read.set(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
+  return read.get(file)!;
+}
+
 /** The swagger-ui-dist folder, when the package can be resolved (not in a Lambda bundle). */
 export function swaggerUiDist(): string[] {
   try {

@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { API_DOCS_ASSETS, API_DOCS_CSP, API_DOCS_HTML, readApiDocsAsset, swaggerUiDist } from '../../../shared/http/api-docs';
+import { API_DOCS_ASSETS, API_DOCS_CSP, API_DOCS_HTML, readApiDocsAsset, readOpenApiDocument, swaggerUiDist } from '../../../shared/http/api-docs';
 import { render } from '../../../shared/http/render';
 import { getApiDocs } from '../../../functions/get-api-docs/endpoint';
+import { getOpenApi } from '../../../functions/get-openapi/endpoint';
 import { copyBesideBundle } from '../../../infra/files-beside-bundle';
 
 describe('raw bodies in the endpoint wrapper', () => {
@@ -46,6 +47,16 @@ describe('the API reference page', () => {
     expect(readApiDocsAsset('swagger-ui.css', beside)).toBe('body{}');
     const [dist] = swaggerUiDist();
     expect(readApiDocsAsset('swagger-ui-bundle.js', beside)).toBe(readFileSync(join(dist!, 'swagger-ui-bundle.js'), 'utf8'));
+  });
+
+  it('serves the committed OpenAPI document from beside the Lambda bundle, else from the repository root', async () => {
+    expect(copyBesideBundle(getOpenApi.filesBesideBundle ?? []).afterBundling('/in', '/out')).toEqual(['cp "/in/openapi.json" "/out/openapi.json"']);
+    const committed = JSON.parse(readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8'));
+    expect(JSON.parse(readOpenApiDocument())).toEqual(committed);
+    const beside = await mkdtemp(join(tmpdir(), 'openapi-'));
+    dirs.push(beside);
+    await writeFile(join(beside, 'openapi.json'), '{ "openapi": "3.1.0" }');
+    expect(readOpenApiDocument(beside)).toBe('{"openapi":"3.1.0"}');
   });
 
   it('has its files copied next to the Lambda bundle', () => {
