@@ -319,7 +319,7 @@ function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string
         .filter(({ route }) => route.access.kind === 'project' && route.access.anyOf.includes(scope))
         .map(({ key }) => key);
       return [
-        [`${scope}:{projectKey}`, `${SCOPE_DESCRIPTIONS[scope]}: ${opened.join(', ')}.`],
+        [`${scope}:{projectKey}`, opened.length > 0 ? `${SCOPE_DESCRIPTIONS[scope]}: ${opened.join(', ')}.` : `${SCOPE_DESCRIPTIONS[scope]}.`],
         [`${scope}:demo`, `Example: \`${scope}:{projectKey}\` for the project \`demo\`.`],
       ];
     }),

@@ -35,7 +35,7 @@ const environmentOf = (template: Template, idPrefix: string) =>
   (Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) => id.startsWith(idPrefix))![1] as any).Properties.Environment.Variables;
 
 describe('-c corsOrigins', () => {
-  it('configures the API\'s preflight and headers, and the images bucket\'s CORS for presigned PUTs', () => {
+  it('configures the API\'s preflight and headers, and the pending-uploads bucket\'s CORS for presigned PUTs', () => {
     configured.template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
       CorsConfiguration: {
         AllowOrigins: ORIGINS,
@@ -45,8 +45,9 @@ describe('-c corsOrigins', () => {
         MaxAge: CORS_POLICY.maxAgeSeconds,
       },
     });
+    // Browsers PUT presigned uploads to the bucket of pending uploads (never served), not to the images bucket.
     configured.template.hasResourceProperties('AWS::S3::Bucket', {
-      VersioningConfiguration: { Status: 'Enabled' },
+      LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 1 })] },
       CorsConfiguration: {
         CorsRules: [
           {

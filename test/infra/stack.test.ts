@@ -165,6 +165,7 @@ describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
     'issue-token': [{ actions: ['dynamodb:GetItem'], leadingKeys: CLIENTS }, { actions: ['dynamodb:UpdateItem'], leadingKeys: CLIENTS }],
     'introspect-token': [{ actions: ['dynamodb:GetItem'], leadingKeys: CLIENTS }, { actions: ['dynamodb:UpdateItem'], leadingKeys: CLIENTS }],
     'get-jwks': [],
+    'get-authorization-server-metadata': [],
     'route-not-found': [],
     'get-openapi': [],
     'get-api-docs': [],

@@ -5,5 +5,5 @@ export const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
   manage_test: 'Read and write the resources of the project (everything but the image upload)',
   view_test: 'Read the resources of the project',
   manage_products: 'Upload images to the product variants of the project',
-  introspect_oauth_tokens: "Introspect any token of the project at POST /oauth/introspect (without it, a client introspects only its own tokens); it opens no route of the project",
+  introspect_oauth_tokens: "Introspect any token of the project at POST /oauth/introspect (without it, a client introspects only its own tokens); no route of the project accepts it",
 };

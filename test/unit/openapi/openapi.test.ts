@@ -81,6 +81,8 @@ describe('the OpenAPI document', () => {
       'view_test:demo',
       'manage_products:{projectKey}',
       'manage_products:demo',
+      'introspect_oauth_tokens:{projectKey}',
+      'introspect_oauth_tokens:demo',
     ]);
     for (const route of routes) {
       const { security, responses } = operation(route);
