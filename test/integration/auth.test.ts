@@ -1,5 +1,6 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { PROJECT_SCOPE_NAMES } from '../../shared/auth/scopes';
 import { call, devClient, draftExample, forgeToken, tokenFor, validClaims } from './api-client';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -9,12 +10,12 @@ const requestToken = (body: string, authorization = basic(devClient.clientId, de
   call('POST', `/oauth/token${query}`, { body, headers: { 'content-type': form, authorization } });
 
 describe('token service: POST /oauth/token (client credentials)', () => {
-  it('issues an RS256 bearer token with the client scopes', async () => {
+  it('issues an RS256 bearer token with the client scopes (the development client holds every project scope)', async () => {
     const answer = await requestToken('grant_type=client_credentials');
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ token_type: 'Bearer', expires_in: expect.any(Number) });
     expect(answer.body.scope.split(' ').sort()).toEqual(
-      ['manage_test', 'view_test', 'manage_products'].flatMap((scope) => devClient.projectKeys.map((project) => `${scope}:${project}`)).sort(),
+      PROJECT_SCOPE_NAMES.flatMap((scope) => devClient.projectKeys.map((project) => `${scope}:${project}`)).sort(),
     );
     expect(answer.headers.get('cache-control')).toBe('no-store');
     const header = JSON.parse(Buffer.from(answer.body.access_token.split('.')[0], 'base64url').toString());
