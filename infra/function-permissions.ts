@@ -21,7 +21,7 @@ export type Permission =
   | 'extensions:invoke';
 
 export const functionPermissions: Record<HandlerName | 'authorizer' | 'route-not-found', readonly Permission[]> = {
-  authorizer: ['signingKey:publicKey', 'table:read'],
+  authorizer: ['table:read'],
   'route-not-found': [],
   'issue-token': ['table:read', 'clients:countFailures', 'signingKey:sign', 'signingKey:publicKey'],
   'introspect-token': ['table:read', 'clients:countFailures', 'signingKey:publicKey'],

@@ -1,5 +1,5 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { tokenVerifier } from '../../shared/auth/auth-services';
+import { publishedKeysVerifier } from '../../shared/auth/auth-services';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
 import { clientStore } from '../../shared/store/stores';
@@ -25,7 +25,7 @@ async function verdict(authorization: string | undefined): Promise<AuthorizerCon
   if (token.length > MAX_TOKEN_LENGTH) return refused('The access token is too long.');
   let claims;
   try {
-    claims = await tokenVerifier()(token);
+    claims = await publishedKeysVerifier()(token);
   } catch {
     return refused('The access token is invalid or expired.');
   }

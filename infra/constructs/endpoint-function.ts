@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type ICommandHooks } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { functionEntry, lambdaBundling, projectRoot } from '../bundling';
+import { functionEntry, lambdaBundling, lambdaEsbuildArgs, projectRoot } from '../bundling';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -56,9 +56,7 @@ export class EndpointFunction extends NodejsFunction {
         mainFields: lambdaBundling.mainFields,
         banner: lambdaBundling.banner,
         commandHooks: props.commandHooks,
-        esbuildArgs: Object.fromEntries(
-          Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
-        ),
+        esbuildArgs: lambdaEsbuildArgs,
       },
     });
 

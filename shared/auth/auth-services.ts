@@ -5,6 +5,7 @@ import { createTokenVerifier } from './tokens';
 /** Signing keys and verifier of this function instance, created on first use. */
 let keys: SigningKeys | undefined;
 let verifier: ReturnType<typeof createTokenVerifier> | undefined;
+let publishedVerifier: ReturnType<typeof createTokenVerifier> | undefined;
 
 export function signingKeys(): SigningKeys {
   if (keys) return keys;
@@ -21,3 +22,11 @@ export const tokenSettings = () => ({
 });
 
 export const tokenVerifier = () => (verifier ??= createTokenVerifier(signingKeys(), tokenSettings()));
+
+/**
+ * The authorizer's verifier. It needs public keys only: in AWS it reads them from the issuer's
+ * JWKS endpoint over HTTPS (cached per instance, re-read for an unknown `kid`), so the authorizer
+ * carries no KMS client (27 KB) and needs no KMS permission; locally from the key file.
+ */
+export const publishedKeysVerifier = () =>
+  (publishedVerifier ??= createTokenVerifier(config.signingKeyFile ? new FileSigningKeys(config.signingKeyFile) : undefined, tokenSettings()));
