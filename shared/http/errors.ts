@@ -3,7 +3,7 @@
  * Every refusal in the service is an ApiError; the error middleware renders it, and renders
  * anything else as a 500 `General` without internals.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
 export const ErrorObject = z.looseObject({
@@ -14,9 +14,9 @@ export type ErrorObject = z.infer<typeof ErrorObject>;
 
 /** Every error answer: the first error's message on top, at least one error object. */
 export const ErrorBody = z.looseObject({
-  statusCode: z.number().int(),
+  statusCode: z.number().check(z.int()),
   message: z.string(),
-  errors: z.array(ErrorObject).min(1),
+  errors: z.array(ErrorObject).check(z.minLength(1)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

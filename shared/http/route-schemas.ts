@@ -41,9 +41,9 @@ import type { HandlerName, Route, RouteDefinition } from './routes';
 // ---- Named schemas: listed under components/schemas and referred to by name -----------------------
 
 /** The schemas the document names, with a description each. */
-export const namedSchemas = new Map<z.ZodType, { id: string; description?: string }>();
+export const namedSchemas = new Map<z.core.$ZodType, { id: string; description?: string }>();
 
-function named<S extends z.ZodType>(id: string, schema: S, description?: string): S {
+function named<S extends z.core.$ZodType>(id: string, schema: S, description?: string): S {
   namedSchemas.set(schema, { id, ...(description === undefined ? {} : { description }) });
   return schema;
 }
@@ -67,7 +67,7 @@ named('ErrorObject', ErrorObject, 'One problem: `code`, `message`, and the detai
 const ErrorResponse = named('ErrorResponse', ErrorBody, 'Every error answer, in the commercetools shape.');
 const OAuthErrorResponse = named(
   'OAuthErrorResponse',
-  ErrorBody.extend({ error: z.string(), error_description: z.string() }),
+  z.looseObject({ ...ErrorBody.shape, error: z.string(), error_description: z.string() }),
   'Errors of the OAuth endpoints: the commercetools shape plus the RFC 6749 §5.2 fields.',
 );
 
@@ -81,13 +81,13 @@ for (const [action, schema] of Object.entries(updateActionSchemas)) named(`${act
 
 const UpdateRequestBody = named(
   'UpdateRequest',
-  UpdateRequest.extend({ actions: z.array(UpdateAction).max(MAX_UPDATE_ACTIONS) }),
+  z.strictObject({ ...UpdateRequest.shape, actions: z.array(UpdateAction).max(MAX_UPDATE_ACTIONS) }),
   'Body of POST /{projectKey}/resource/{id}: the expected version and the actions, applied in order, all or nothing.',
 );
 const PagedQueryResult = named('PagedQueryResult', pageOf(ObjectTestType), 'A page of resources.');
 const SearchResult = named(
   'SearchResult',
-  pageOf(ObjectTestType).extend({ facets: z.record(z.string(), FacetResult) }),
+  z.object({ ...pageOf(ObjectTestType).shape, facets: z.record(z.string(), FacetResult) }),
   'A page of resources and the facets asked for, keyed by their `as` name or their expression.',
 );
 
@@ -150,7 +150,7 @@ const _jwksFits: [z.infer<typeof Jwks>] extends [{ keys: PublicJwk[] }] ? true :
 export interface ErrorResponseSpec {
   status: number;
   description: string;
-  schema: z.ZodType;
+  schema: z.core.$ZodType;
   example: unknown;
 }
 
@@ -294,7 +294,7 @@ export const tags = {
 export type Tag = keyof typeof tags;
 
 /** Bodies by content type; `null`: any bytes of that type. */
-export type Content = Readonly<Record<string, z.ZodType | null>>;
+export type Content = Readonly<Record<string, z.core.$ZodType | null>>;
 
 export interface ResponseSpec {
   description: string;
@@ -319,9 +319,9 @@ export interface RouteSchema {
   errors: readonly ErrorResponseName[];
 }
 
-const json = (schema: z.ZodType): Content => ({ 'application/json': schema });
-const jsonBody = (schema: z.ZodType) => ({ required: true, content: json(schema) });
-const form = (schema: z.ZodType) => ({ required: false, content: { 'application/x-www-form-urlencoded': schema } });
+const json = (schema: z.core.$ZodType): Content => ({ 'application/json': schema });
+const jsonBody = (schema: z.core.$ZodType) => ({ required: true, content: json(schema) });
+const form = (schema: z.core.$ZodType) => ({ required: false, content: { 'application/x-www-form-urlencoded': schema } });
 
 const RESOURCE = { description: 'The resource.', content: json(ObjectTestType) };
 const CREATED = { description: 'Created: the new resource, version 1.', content: json(ObjectTestType) };
