@@ -34,6 +34,10 @@ for (const stream of [process.stdout, process.stderr]) {
   };
 }
 
+// The local engines speak http where AWS speaks https: the SDK then imports node:http on its
+// first call, and that import (its ESM facade loads undici, ~7 ms) never happens in Lambda.
+await import('node:http');
+
 const started = performance.now();
 const { handler } = await import(pathToFileURL(bundle).href);
 const initMs = performance.now() - started;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { GatewayRequest } from '../local/gateway';
 import type { LocalStack } from '../local/stack';
 
@@ -108,10 +109,11 @@ export const invocations: Record<string, Invocation> = {
   'post-complex-path': {
     request: (context) => ({
       method: 'POST',
-      url: `/${context.project}/resource/artificially-complex/path/uri-parameter-one=cold/start`,
+      // A new (one, two) pair each time: the document is stored, 201.
+      url: `/${context.project}/resource/artificially-complex/path/uri-parameter-one=cold/start-${randomUUID()}`,
       ...json(context, { id: context.resource.id, custom: 'cold start' }),
     }),
-    expect: 200,
+    expect: 201,
   },
   'upload-image': {
     request: (context) => ({

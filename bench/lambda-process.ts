@@ -68,7 +68,9 @@ export async function runInFreshProcess(node: string, built: BuiltFunction, name
     return file;
   });
   const resultFile = join(outDir, `${name}.result.json`);
-  const { stdout } = await promisify(execFile)(node, [new URL('./cold-start-child.mjs', import.meta.url).pathname, built.outfile, resultFile, ...files], {
+  // BENCH_CPU_PROF=<folder> writes a CPU profile of every process there (where does a cold start go?).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, '--cpu-prof-interval=100'] : [];
+  const { stdout } = await promisify(execFile)(node, [...profile, new URL('./cold-start-child.mjs', import.meta.url).pathname, built.outfile, resultFile, ...files], {
     env: lambdaEnvironment(name),
   });
   if (process.env.BENCH_VERBOSE) console.log(stdout); // what the function logged
