@@ -1,5 +1,6 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createLocalGateway, type LocalStack } from '../local/stack';
 import { percentiles, type Measurement } from './measure';
 
@@ -38,9 +39,12 @@ export async function localOverhead(stack: LocalStack, token: string, project: s
   const agent = new Agent({ keepAlive: true });
   const { port } = new URL(stack.url);
   const hostname = '127.0.0.1'; // where bench/run.ts binds the stack
-  const get = (path: string) =>
+  // The floor of any HTTP service here: one loopback exchange with a server that answers at once.
+  const trivial = createServer((_, response) => response.writeHead(200, { 'content-type': 'application/json', 'content-length': 2 }).end('{}'));
+  await new Promise<void>((done) => trivial.listen(0, '127.0.0.1', done));
+  const get = (path: string, at: string | number = port) =>
     new Promise<number>((done, fail) => {
-      const request = httpRequest({ host: hostname, port, path, headers: { authorization: `Bearer ${token}` }, agent }, (response) => {
+      const request = httpRequest({ host: hostname, port: at, path, headers: { authorization: `Bearer ${token}` }, agent }, (response) => {
         response.resume();
         response.on('end', () => done(response.statusCode ?? 0));
       });
@@ -55,11 +59,12 @@ export async function localOverhead(stack: LocalStack, token: string, project: s
     inProcess: () =>
       gateway.answer({ method: 'GET', url: `/${project}/resource/${created.id}`, headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0) }),
     rawGetItem: () => raw.send(getItem),
+    emptyHttpExchange: () => get('/', (trivial.address() as AddressInfo).port),
   };
 
   const rounds = [];
   for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
-    const durations = { viaHttp: [] as number[], inProcess: [] as number[], rawGetItem: [] as number[] };
+    const durations = { viaHttp: [] as number[], inProcess: [] as number[], rawGetItem: [] as number[], emptyHttpExchange: [] as number[] };
     for (let index = round === 0 ? 0 : WARMUP; index < WARMUP + RUNS_PER_ROUND; index++) {
       for (const [name, call] of Object.entries(paths) as [keyof typeof paths, () => Promise<unknown>][]) {
         const started = performance.now();
@@ -70,10 +75,12 @@ export async function localOverhead(stack: LocalStack, token: string, project: s
     const viaHttp = percentiles(durations.viaHttp);
     const inProcess = percentiles(durations.inProcess);
     const rawGetItem = percentiles(durations.rawGetItem);
-    rounds.push({ viaHttp, inProcess, rawGetItem, p50Ratio: ratio(viaHttp, rawGetItem), inProcessP50Ratio: ratio(inProcess, rawGetItem) });
+    const emptyHttpExchange = percentiles(durations.emptyHttpExchange);
+    rounds.push({ viaHttp, inProcess, rawGetItem, emptyHttpExchange, p50Ratio: ratio(viaHttp, rawGetItem), inProcessP50Ratio: ratio(inProcess, rawGetItem) });
   }
   raw.destroy();
   agent.destroy();
+  trivial.close();
   return {
     runsPerRound: RUNS_PER_ROUND,
     rounds,
