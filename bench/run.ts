@@ -79,7 +79,11 @@ try {
     generatedAt: new Date().toISOString(),
     machine: { node: process.version, platform: `${process.platform}-${process.arch}` },
     goals: GOALS,
-    partsOfThisRun: [...parts],
+    // When each part was last measured: a run of some parts keeps the others from the report before.
+    measuredAt: {
+      ...(previous.measuredAt as Record<string, string> | undefined),
+      ...Object.fromEntries([...parts].map((part) => [part, new Date().toISOString()])),
+    },
   };
   for (const part of PARTS) report[part] = measured[part] ?? previous[part];
   await writeFile(reportFile, `${JSON.stringify(report, null, 2)}\n`);
