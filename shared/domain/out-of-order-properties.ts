@@ -44,17 +44,17 @@ const fields = z.strictObject({
  */
 export const OutOfOrderPropertiesTestType = fields.check(
   z.superRefine(
-  (body, ctx) => {
-    if (body.id !== undefined || body.key !== undefined) return;
-    ctx.addIssue({
-      code: 'invalid_type',
-      expected: 'string',
-      input: undefined,
-      path: ['id'],
-      message: 'the body must name a resource by id or by key',
-    });
-  },
-  { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
+    (body, ctx) => {
+      if (body.id !== undefined || body.key !== undefined) return;
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        input: undefined,
+        path: ['id'],
+        message: 'the body must name a resource by id or by key',
+      });
+    },
+    { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   ),
 );
 export type OutOfOrderPropertiesTestType = z.infer<typeof OutOfOrderPropertiesTestType>;
