@@ -1,6 +1,7 @@
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createGateway } from '../local/gateway';
 import { createLocalGateway, type LocalStack } from '../local/stack';
 import { percentiles, type Measurement } from './measure';
 
@@ -84,6 +85,7 @@ export async function localOverhead(stack: LocalStack, token: string, project: s
   return {
     runsPerRound: RUNS_PER_ROUND,
     rounds,
+    gatewayAloneMicroseconds: await gatewayAlone(project, created.id, token),
     /** The worst round decides. */
     p50Ratio: Math.max(...rounds.map((round) => round.p50Ratio)),
     inProcessP50Ratio: Math.max(...rounds.map((round) => round.inProcessP50Ratio)),
@@ -91,3 +93,20 @@ export async function localOverhead(stack: LocalStack, token: string, project: s
 }
 
 const ratio = (path: Measurement, raw: Measurement) => Math.round((path.p50Ms / raw.p50Ms) * 100) / 100;
+
+/**
+ * The gateway's own work per request (route, event, cached verdict, answer), with a handler that
+ * answers at once: what the local mode adds beyond the HTTP exchange and the real handler.
+ */
+async function gatewayAlone(project: string, id: string, token: string): Promise<number> {
+  const gateway = createGateway({
+    loadHandler: async () => async () => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' }),
+    authorizer: async () => ({ isAuthorized: true, context: { authenticated: 'true', clientId: 'bench', scope: `view_test:${project}`, expiresAt: '9999999999' } }),
+  });
+  const request = { method: 'GET', url: `/${project}/resource/${id}`, headers: { authorization: `Bearer ${token}` }, body: Buffer.alloc(0) };
+  const RUNS = 20_000;
+  for (let index = 0; index < RUNS; index++) await gateway.answer(request);
+  const started = performance.now();
+  for (let index = 0; index < RUNS; index++) await gateway.answer(request);
+  return Math.round(((performance.now() - started) / RUNS) * 10_000) / 10;
+}
