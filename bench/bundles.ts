@@ -7,7 +7,11 @@ import { invocations, type InvocationContext } from './function-invocations';
 import { buildFunction, carries, recordEvent, runInFreshProcess } from './lambda-process';
 import { node22 } from './node22';
 
-/** Every Lambda function the stack deploys: one per handler of the route table, the fallback, the authorizer. */
+/**
+ * Every Lambda function the stack deploys: one per handler of the route table, the fallback, the
+ * authorizer — from where infra/stack.ts takes them (the import above is the one line to change
+ * when the stack takes its functions from elsewhere).
+ */
 export const functionNames = (): string[] =>
   [...new Set([...routes.map((route) => route.handler), fallbackRoute.handler, 'authorizer'])].sort();
 
