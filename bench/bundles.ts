@@ -2,65 +2,81 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
-import { functionEntry, lambdaBundling, projectRoot } from '../infra/bundling';
 import { functions as declaredFunctions } from '../functions/endpoints';
+import { invocations, type InvocationContext } from './function-invocations';
+import { buildFunction, carries, recordEvent, runInFreshProcess } from './lambda-process';
+import { node22 } from './node22';
+
+/** Every Lambda function the stack deploys, from the list the stack takes them from (functions/endpoints.ts). */
+export const functionNames = (): string[] => declaredFunctions.map((declaration) => declaration.name).sort();
 
 export interface BundleFigures {
   bytes: number;
-  /** Median time for a fresh Node.js process to import the bundle (module initialisation). */
+  /** Median time for a fresh Node.js 22 process to import the bundle (module initialisation). */
   initMs: number;
+  /** Median time of the first invocation after the import, against DynamoDB Local (and the S3 emulator). */
+  firstCallMs: number;
+  /** Median of import + first call, per process: the cold start. */
+  coldStartMs: number;
+  /** Bytes of the bundle by origin. */
+  carries: Record<string, number>;
 }
 
-const INIT_RUNS = 7;
+export const COLD_START_RUNS = 11;
 
 /**
- * Cold-start proxies for every function: its bundle, built exactly as the CDK stack builds it,
- * and the median time a fresh Node.js process needs to import it, next to an empty bundle's.
+ * Cold starts of every function: its bundle, built with the options the CDK stack uses
+ * (infra/bundling.ts), imported by fresh Node.js 22 processes that each invoke it once with the
+ * API Gateway event of a realistic request. Median of COLD_START_RUNS processes, next to an
+ * empty bundle's.
  */
-export async function measureBundles(): Promise<{ emptyInitMs: number; functions: Record<string, BundleFigures> }> {
+export async function measureBundles(context: InvocationContext) {
+  const node = node22();
   const outDir = await mkdtemp(join(tmpdir(), 'grs-bundles-'));
   try {
     const emptyEntry = join(outDir, 'empty.ts');
-    await writeFile(emptyEntry, 'export const handler = async () => ({});\n');
-    const empty = await bundle(emptyEntry, join(outDir, 'empty.mjs'));
+    await writeFile(emptyEntry, 'export const handler = async () => ({ statusCode: 200 });\n');
+    const empty = await buildFunction('empty', outDir, emptyEntry);
+    const emptyRuns = [];
+    for (let run = 0; run < COLD_START_RUNS; run++) emptyRuns.push(await runInFreshProcess(node, empty, 'empty', [{}], outDir));
 
-    const handlers = declaredFunctions.map((declaration) => declaration.name).sort();
     const functions: Record<string, BundleFigures> = {};
-    for (const handler of handlers) {
-      const outfile = join(outDir, `${handler}.mjs`);
-      functions[handler] = { bytes: (await bundle(functionEntry(handler), outfile)).bytes, initMs: medianInitMs(outfile) };
+    // BENCH_FUNCTIONS=a,b measures only those (while working on them).
+    const only = process.env.BENCH_FUNCTIONS?.split(',');
+    for (const name of functionNames().filter((candidate) => !only || only.includes(candidate))) {
+      const invocation = invocations[name];
+      if (!invocation) throw new Error(`bench/function-invocations.ts has no realistic request for the function ${name}`);
+      const built = await buildFunction(name, outDir);
+      const runs = [];
+      for (let run = 0; run < COLD_START_RUNS; run++) {
+        const event = await recordEvent(name, await invocation.request(context));
+        const { initMs, calls } = await runInFreshProcess(node, built, name, [event], outDir);
+        const [call] = calls as [(typeof calls)[number]];
+        const ok = name === 'authorizer' ? call.authenticated === 'true' : call.statusCode === invocation.expect;
+        if (!ok) throw new Error(`${name} answered ${call.statusCode ?? call.authenticated} (expected ${invocation.expect}): ${call.body}`);
+        runs.push({ initMs, firstCallMs: call.ms });
+      }
+      functions[name] = {
+        bytes: built.bytes,
+        initMs: median(runs.map((run) => run.initMs)),
+        firstCallMs: median(runs.map((run) => run.firstCallMs)),
+        coldStartMs: median(runs.map((run) => run.initMs + run.firstCallMs)),
+        carries: carries(built.metafile),
+      };
+      console.log(`    ${name}: ${(built.bytes / 1024).toFixed(1)} KB, ${functions[name].initMs} + ${functions[name].firstCallMs} ms`);
     }
-    return { emptyInitMs: medianInitMs(empty.outfile), functions };
+    return {
+      node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+      runs: COLD_START_RUNS,
+      emptyInitMs: median(emptyRuns.map((run) => run.initMs)),
+      functions,
+    };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
 }
 
-async function bundle(entry: string, outfile: string) {
-  const result = await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    absWorkingDir: projectRoot,
-    target: lambdaBundling.target,
-    format: lambdaBundling.format,
-    minify: lambdaBundling.minify,
-    mainFields: lambdaBundling.mainFields,
-    banner: { js: lambdaBundling.banner },
-    alias: lambdaBundling.alias,
-    metafile: true,
-    logLevel: 'silent',
-  });
-  return { outfile, bytes: Object.values(result.metafile.outputs)[0]!.bytes };
-}
-
-function medianInitMs(file: string): number {
-  const script = `const t = performance.now(); await import(${JSON.stringify(`file://${file}`)}); console.log(performance.now() - t);`;
-  const env = { ...process.env, AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'x', POWERTOOLS_METRICS_DISABLED: 'true' };
-  const runs = Array.from({ length: INIT_RUNS }, () =>
-    Number(execFileSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', script], { env, encoding: 'utf8' }).trim()),
-  ).sort((a, b) => a - b);
-  return Math.round(runs[Math.floor(INIT_RUNS / 2)]! * 10) / 10;
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.floor(sorted.length / 2)]! * 10) / 10;
 }

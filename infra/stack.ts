@@ -42,21 +42,23 @@ export interface GenericResourceServiceStackProps extends StackProps {
   tokenRateLimit?: { webAclArn: string; edgeSecret: string };
 }
 
-/** The API's access log line (API Gateway context variables). */
+/**
+ * The API's access log line (API Gateway context variables): one per request, and the only log
+ * line a successful request writes, so every byte is paid per call (docs/performance.md). Short
+ * keys: request id, source IP, method, path, status, latency (ms), the client id the authorizer
+ * verified (never a token), the authorizer's and the integration's error. The time is the log
+ * event's own timestamp; per-route counts, latency and errors are API Gateway's route metrics.
+ */
 export const API_ACCESS_LOG_FORMAT = {
-  requestId: '$context.requestId',
-  time: '$context.requestTime',
+  id: '$context.requestId',
   ip: '$context.identity.sourceIp',
-  userAgent: '$context.identity.userAgent',
-  method: '$context.httpMethod',
-  path: '$context.path',
-  routeKey: '$context.routeKey',
-  status: '$context.status',
-  responseLength: '$context.responseLength',
-  latencyMs: '$context.responseLatency',
-  clientId: '$context.authorizer.clientId',
-  authorizerError: '$context.authorizer.error',
-  integrationError: '$context.integrationErrorMessage',
+  m: '$context.httpMethod',
+  p: '$context.path',
+  s: '$context.status',
+  ms: '$context.responseLatency',
+  c: '$context.authorizer.clientId',
+  ae: '$context.authorizer.error',
+  ie: '$context.integrationErrorMessage',
 };
 
 /** Days a pending upload's object lives if never completed; days a replaced or deleted image version is kept. */
@@ -274,6 +276,8 @@ export class GenericResourceServiceStack extends Stack {
     });
 
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
+    // Detailed metrics: count, latency, 4xx and 5xx per route, from API Gateway itself, so the
+    // functions write no metrics line per request (one log line per request: the access log's).
     stage.defaultRouteSettings = { throttlingRateLimit: THROTTLE.api.rate, throttlingBurstLimit: THROTTLE.api.burst };
     // routeSettings is a raw JSON map in CloudFormation's own (PascalCase) names.
     stage.routeSettings = {

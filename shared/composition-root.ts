@@ -81,6 +81,15 @@ export const tokenSettings = () => ({
 
 export const tokenVerifier = /* @__PURE__ */ once(() => createTokenVerifier(signingKeys(), tokenSettings()));
 
+/**
+ * The authorizer's verifier. It needs public keys only: in AWS it reads them from the issuer's
+ * JWKS endpoint over HTTPS (cached per instance, re-read for an unknown `kid`), so the authorizer
+ * carries no KMS client (27 KB) and needs no KMS permission; locally from the key file.
+ */
+export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
+  createTokenVerifier(config.signingKeyFile ? new FileSigningKeys(config.signingKeyFile) : undefined, tokenSettings()),
+);
+
 // ---- Services (the use cases) ----------------------------------------------------------------
 
 export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));

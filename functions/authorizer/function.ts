@@ -6,5 +6,5 @@ import { defineFunction } from '../../shared/http/declaration';
  */
 export const authorizer = defineFunction({
   name: 'authorizer',
-  permissions: ['signingKey:publicKey', 'clients:read'],
+  permissions: ['clients:read'],
 });

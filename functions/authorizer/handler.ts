@@ -1,6 +1,6 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
-import { clientStore, tokenVerifier } from '../../shared/composition-root';
+import { clientStore, publishedKeysVerifier } from '../../shared/composition-root';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
 
@@ -36,7 +36,7 @@ async function verdict(authorization: string | undefined): Promise<AuthorizerCon
   if (token.length > MAX_TOKEN_LENGTH) return refused('The access token is too long.');
   let claims;
   try {
-    claims = await tokenVerifier()(token);
+    claims = await publishedKeysVerifier()(token);
   } catch {
     return refused('The access token is invalid or expired.');
   }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { API_DOCS_ASSETS } from '../../shared/http/api-docs';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { defineEndpoint, route } from '../../shared/http/declaration';

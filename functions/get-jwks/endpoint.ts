@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { PublicJwk } from '../../shared/auth/signing-keys';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { Introspection } from '../../shared/auth/introspection';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { formBody, json } from '../../shared/http/contract/content';
@@ -15,13 +15,13 @@ const IntrospectionResponse = named(
       scope: z.string(),
       client_id: z.string(),
       token_type: z.literal('Bearer'),
-      exp: z.number().int(),
-      iat: z.number().int().optional(),
-      nbf: z.number().int().optional(),
-      sub: z.string().optional(),
-      aud: z.union([z.string(), z.array(z.string())]).optional(),
-      iss: z.string().optional(),
-      jti: z.string().optional(),
+      exp: z.number().check(z.int()),
+      iat: z.optional(z.number().check(z.int())),
+      nbf: z.optional(z.number().check(z.int())),
+      sub: z.optional(z.string()),
+      aud: z.optional(z.union([z.string(), z.array(z.string())])),
+      iss: z.optional(z.string()),
+      jti: z.optional(z.string()),
     }),
   ]),
   'RFC 7662 §2.2: `{active: false}` for any token that is not active, with no reason.',

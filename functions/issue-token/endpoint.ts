@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { formBody, json } from '../../shared/http/contract/content';
 import { named } from '../../shared/http/contract/schema-names';
@@ -8,7 +8,7 @@ const TokenRequest = named(
   'TokenRequest',
   z.object({
     grant_type: z.literal('client_credentials'),
-    scope: z.string().optional().meta({ description: 'Space-separated scopes, e.g. `manage_test:demo view_test:demo`; none asked: all of the client\'s.' }),
+    scope: z.optional(z.string()).check(z.meta({ description: 'Space-separated scopes, e.g. `manage_test:demo view_test:demo`; none asked: all of the client\'s.' })),
   }),
   'Form body of POST /oauth/token.',
 );
@@ -17,8 +17,8 @@ const TokenResponse = named(
   z.object({
     access_token: z.string(),
     token_type: z.literal('Bearer'),
-    expires_in: z.number().int().meta({ description: 'Seconds until the token expires' }),
-    scope: z.string().meta({ description: 'The granted scopes, space-separated' }),
+    expires_in: z.number().check(z.int(), z.meta({ description: 'Seconds until the token expires' })),
+    scope: z.string().check(z.meta({ description: 'The granted scopes, space-separated' })),
   }),
 );
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { pageOf } from '../../shared/domain/query';
 import { ObjectTestType } from '../../shared/domain/resource';
 import { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from '../../shared/domain/search';
@@ -19,7 +19,7 @@ named('FilterFacetResult', FilterFacetResult);
 named('FacetResult', FacetResult);
 const SearchResult = named(
   'SearchResult',
-  pageOf(ObjectTestType).extend({ facets: z.record(z.string(), FacetResult) }),
+  z.object({ ...pageOf(ObjectTestType).shape, facets: z.record(z.string(), FacetResult) }),
   'A page of resources and the facets asked for, keyed by their `as` name or their expression.',
 );
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MAX_UPDATE_ACTIONS, UpdateRequest, updateActionSchemas } from '../../shared/domain/update-actions';
 import { MANAGE } from '../../shared/http/contract/access';
 import { json, jsonBody } from '../../shared/http/contract/content';
@@ -18,7 +18,7 @@ for (const [action, schema] of Object.entries(updateActionSchemas)) named(`${act
 
 const UpdateRequestBody = named(
   'UpdateRequest',
-  UpdateRequest.extend({ actions: z.array(UpdateAction).max(MAX_UPDATE_ACTIONS) }),
+  z.strictObject({ ...UpdateRequest.shape, actions: z.array(UpdateAction).check(z.maxLength(MAX_UPDATE_ACTIONS)) }),
   'Body of POST /{projectKey}/resource/{id}: the expected version and the actions, applied in order, all or nothing.',
 );
 

@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLevel } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { functionEntry, lambdaBundling, projectRoot } from '../bundling';
+import { functionEntry, lambdaBundling, lambdaEsbuildArgs, projectRoot } from '../bundling';
 import { copyBesideBundle } from '../files-beside-bundle';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -56,9 +56,7 @@ export class EndpointFunction extends NodejsFunction {
         mainFields: lambdaBundling.mainFields,
         banner: lambdaBundling.banner,
         commandHooks: props.filesBesideBundle?.length ? copyBesideBundle(props.filesBesideBundle) : undefined,
-        esbuildArgs: Object.fromEntries(
-          Object.entries(lambdaBundling.alias).map(([from, to]) => [`--alias:${from}`, to]),
-        ),
+        esbuildArgs: lambdaEsbuildArgs,
       },
     });
 

@@ -43,19 +43,21 @@ const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString
 
 /**
  * A verifier for our own tokens, built on aws-jwt-verify: signature (RS256 only), issuer,
- * audience, expiry and not-before. The JWKS comes straight from the signing keys instead of an
- * HTTPS fetch, so the same code runs in AWS and locally, and an unknown `kid` re-reads the keys
- * (rotation) with aws-jwt-verify's penalty box against floods.
+ * audience, expiry and not-before. The JWKS comes from the signing keys when given, else from the
+ * issuer's JWKS endpoint over HTTPS (`/oauth/jwks`, aws-jwt-verify's own fetch); either way an
+ * unknown `kid` re-reads the keys (rotation) with aws-jwt-verify's penalty box against floods.
  */
-export function createTokenVerifier(keys: SigningKeys, settings: TokenSettings) {
-  const jwksCache = new SimpleJwksCache({
-    fetcher: {
-      fetch: async () => {
-        const bytes = new TextEncoder().encode(JSON.stringify(await keys.publicJwks()));
-        return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-      },
-    },
-  });
+export function createTokenVerifier(keys: SigningKeys | undefined, settings: TokenSettings) {
+  const jwksCache = keys
+    ? new SimpleJwksCache({
+        fetcher: {
+          fetch: async () => {
+            const bytes = new TextEncoder().encode(JSON.stringify(await keys.publicJwks()));
+            return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+          },
+        },
+      })
+    : undefined;
   const verifier = JwtVerifier.create(
     {
       issuer: settings.issuer,
@@ -72,7 +74,7 @@ export function createTokenVerifier(keys: SigningKeys, settings: TokenSettings) 
         if (!isCanonicalScopeClaim(payload.scope)) throw new Error('The token scope is not a space-separated string of scopes.');
       },
     },
-    { jwksCache },
+    jwksCache && { jwksCache },
   );
   return async (token: string): Promise<AccessTokenClaims> => (await verifier.verify(token)) as unknown as AccessTokenClaims;
 }

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Row 9: the body of POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}.
@@ -11,30 +11,30 @@ import * as z from 'zod';
 
 /** `createdBy` / `lastModifiedBy`: who made the change. */
 export const OutOfOrderPropertiesModifiedBy = z.strictObject({
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
+  firstName: z.optional(z.string()),
+  lastName: z.optional(z.string()),
 });
 
 const dateTime = z.iso.datetime({ offset: true });
 
 const fields = z.strictObject({
-  id: z.string().optional(),
-  version: z.string().optional(),
-  key: z.string().optional(),
-  createdAt: dateTime.optional(),
-  lastModifiedAt: dateTime.optional(),
-  createdBy: OutOfOrderPropertiesModifiedBy.optional(),
-  lastModifiedBy: OutOfOrderPropertiesModifiedBy.optional(),
-  custom: z.string().optional(),
-  eigthProperty: z.string().optional(),
-  ninthProperty: z.string().optional(),
-  tenthProperty: z.string().optional(),
+  id: z.optional(z.string()),
+  version: z.optional(z.string()),
+  key: z.optional(z.string()),
+  createdAt: z.optional(dateTime),
+  lastModifiedAt: z.optional(dateTime),
+  createdBy: z.optional(OutOfOrderPropertiesModifiedBy),
+  lastModifiedBy: z.optional(OutOfOrderPropertiesModifiedBy),
+  custom: z.optional(z.string()),
+  eigthProperty: z.optional(z.string()),
+  ninthProperty: z.optional(z.string()),
+  tenthProperty: z.optional(z.string()),
   /** Spelled so in the interface. */
-  eleventhPropery: z.string().optional(),
-  twelthProperty: z.string().optional(),
-  thirteenthProperty: z.string().optional(),
-  fourteenthProperty: z.string().optional(),
-  fifteenthProperty: z.string().optional(),
+  eleventhPropery: z.optional(z.string()),
+  twelthProperty: z.optional(z.string()),
+  thirteenthProperty: z.optional(z.string()),
+  fourteenthProperty: z.optional(z.string()),
+  fifteenthProperty: z.optional(z.string()),
 });
 
 /**
@@ -42,18 +42,20 @@ const fields = z.strictObject({
  * which `validate()` answers as `RequiredField` for `id` (the field the lookup tries first). The
  * check runs whenever the body is an object, so it is reported together with any other problem.
  */
-export const OutOfOrderPropertiesTestType = fields.superRefine(
-  (body, ctx) => {
-    if (body.id !== undefined || body.key !== undefined) return;
-    ctx.addIssue({
-      code: 'invalid_type',
-      expected: 'string',
-      input: undefined,
-      path: ['id'],
-      message: 'the body must name a resource by id or by key',
-    });
-  },
-  { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
+export const OutOfOrderPropertiesTestType = fields.check(
+  z.superRefine(
+    (body, ctx) => {
+      if (body.id !== undefined || body.key !== undefined) return;
+      ctx.addIssue({
+        code: 'invalid_type',
+        expected: 'string',
+        input: undefined,
+        path: ['id'],
+        message: 'the body must name a resource by id or by key',
+      });
+    },
+    { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
+  ),
 );
 export type OutOfOrderPropertiesTestType = z.infer<typeof OutOfOrderPropertiesTestType>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The resource of this service: the interface's ObjectTestType plus the fields every resource of
@@ -9,54 +9,57 @@ import * as z from 'zod';
  */
 
 /** DynamoDB stores numbers of magnitude 1e-130 .. 1e126; anything outside is refused as input. */
-const storableNumber = z
-  .number()
-  .refine((n) => n === 0 || (Math.abs(n) < 1e125 && Math.abs(n) > 1e-129), {
+const storableNumber = z.number().check(
+  z.refine((n) => n === 0 || (Math.abs(n) < 1e125 && Math.abs(n) > 1e-129), {
     message: 'number is outside the storable range (magnitude between 1e-129 and 1e125, exclusive)',
-  });
+  }),
+);
 /** zod's int() already limits integers to the safe range. */
-const storableInteger = z.number().int();
+const storableInteger = z.number().check(z.int());
 
 export const ObjectTypeElement = z.strictObject({
-  integerExample: z.number().int().min(0).max(64650),
-  integerExampleInt32: z.number().int().min(-2147483648).max(2147483647).optional(),
+  integerExample: z.number().check(z.int(), z.minimum(0), z.maximum(64650)),
+  integerExampleInt32: z.optional(z.number().check(z.int(), z.minimum(-2147483648), z.maximum(2147483647))),
 });
 
 export const ArrayTestType = z.strictObject({
-  arrayOfIntExample: z.array(storableInteger).min(1).optional(),
-  arrayOfUniqueIntExample: z
-    .array(storableInteger)
-    .min(1)
-    .superRefine((values, ctx) => {
-      const seen = new Set<number>();
-      for (const value of values) {
-        if (seen.has(value)) {
-          ctx.addIssue({ code: 'custom', message: 'duplicate value', params: { duplicateValue: value } });
-          return;
+  arrayOfIntExample: z.optional(z.array(storableInteger).check(z.minLength(1))),
+  arrayOfUniqueIntExample: z.optional(
+    z.array(storableInteger).check(
+      z.minLength(1),
+      z.superRefine((values, ctx) => {
+        const seen = new Set<number>();
+        for (const value of values) {
+          if (seen.has(value)) {
+            ctx.addIssue({ code: 'custom', message: 'duplicate value', params: { duplicateValue: value } });
+            return;
+          }
+          seen.add(value);
         }
-        seen.add(value);
-      }
-    })
-    .optional(),
-  arrayOfTwonumbersExample: z.array(storableNumber).length(2).optional(),
-  arrayOfFloatExample: z.array(storableNumber).length(1).optional(),
-  arrayOfNumberNoDefaultsExample: z.array(storableNumber).optional(),
-  arrayOfStringExample: z.array(z.string().max(4096)).optional(),
-  arrayOfObjectType: z.array(ObjectTypeElement).optional(),
+      }),
+    ),
+  ),
+  arrayOfTwonumbersExample: z.optional(z.array(storableNumber).check(z.length(2))),
+  arrayOfFloatExample: z.optional(z.array(storableNumber).check(z.length(1))),
+  arrayOfNumberNoDefaultsExample: z.optional(z.array(storableNumber)),
+  arrayOfStringExample: z.optional(z.array(z.string().check(z.maxLength(4096)))),
+  arrayOfObjectType: z.optional(z.array(ObjectTypeElement)),
 });
 export type ArrayTestType = z.infer<typeof ArrayTestType>;
 
 /** 2–256 characters of [A-Za-z0-9_-], unique per project. */
-export const ResourceKey = z.string().regex(/^[A-Za-z0-9_-]{2,256}$/, {
-  message: 'key must be 2 to 256 characters of A-Z, a-z, 0-9, _ and -',
-});
+export const ResourceKey = z.string().check(
+  z.regex(/^[A-Za-z0-9_-]{2,256}$/, {
+    message: 'key must be 2 to 256 characters of A-Z, a-z, 0-9, _ and -',
+  }),
+);
 
-export const Version = z.number().int().min(1);
+export const Version = z.number().check(z.int(), z.minimum(1));
 
 /** Body of POST, PUT and PATCH on /{projectKey}/resource. */
 export const ObjectTestTypeDraft = z.strictObject({
-  key: ResourceKey.optional(),
-  version: Version.optional(),
+  key: z.optional(ResourceKey),
+  version: z.optional(Version),
   objectTypeProperty: ArrayTestType,
 });
 export type ObjectTestTypeDraft = z.infer<typeof ObjectTestTypeDraft>;
@@ -64,18 +67,18 @@ export type ObjectTestTypeDraft = z.infer<typeof ObjectTestTypeDraft>;
 /** A stored resource as the API answers it. */
 export const ObjectTestType = z.strictObject({
   id: z.uuid(),
-  key: ResourceKey.optional(),
+  key: z.optional(ResourceKey),
   version: Version,
   createdAt: z.iso.datetime(),
   lastModifiedAt: z.iso.datetime(),
   objectTypeProperty: ArrayTestType,
-  someProperty: z.string().optional(),
+  someProperty: z.optional(z.string()),
 });
 export type Resource = z.infer<typeof ObjectTestType>;
 
 /** The interface's own ObjectTestType (`{version, objectTypeProperty}`), as row 1's unionParameter takes it. */
 export const InterfaceObjectTestType = z.strictObject({
-  version: z.number().optional(),
+  version: z.optional(z.number()),
   objectTypeProperty: ArrayTestType,
 });
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ResourceKey, Version, type Resource } from './resource';
 
 /**
@@ -8,9 +8,9 @@ import { ResourceKey, Version, type Resource } from './resource';
  */
 export const updateActionSchemas = {
   doSomeThing: z.strictObject({ action: z.literal('doSomeThing') }),
-  changeSomeProperty: z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: z.string().max(4096) }),
+  changeSomeProperty: z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: z.string().check(z.maxLength(4096)) }),
   /** Beyond the interface: sets the key, or removes it when `key` is absent. */
-  setKey: z.strictObject({ action: z.literal('setKey'), key: ResourceKey.optional() }),
+  setKey: z.strictObject({ action: z.literal('setKey'), key: z.optional(ResourceKey) }),
 };
 
 export type UpdateActionName = keyof typeof updateActionSchemas;
@@ -20,7 +20,7 @@ export const MAX_UPDATE_ACTIONS = 500;
 
 export const UpdateRequest = z.strictObject({
   version: Version,
-  actions: z.array(z.unknown()).max(MAX_UPDATE_ACTIONS),
+  actions: z.array(z.unknown()).check(z.maxLength(MAX_UPDATE_ACTIONS)),
 });
 
 /** The net effect of a list of actions: a field absent here is left as it is; `null` removes it. */

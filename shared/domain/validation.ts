@@ -1,15 +1,19 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
 import { DomainError, type ErrorObject } from './errors';
 
 /** A draft, an update action or another body that does not fit its schema: one error object per problem. */
 export class ValidationError extends DomainError {}
+
+// zod/mini carries no messages of its own; the error objects quote zod's English ones.
+z.config(en());
 
 /**
  * Validates a value against one of the domain schemas and turns every zod issue into an error
  * object of the commercetools family: RequiredField, DuplicateField, InvalidInput (unknown
  * fields) or InvalidField.
  */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, root = ''): z.infer<S> {
+export function validate<S extends z.ZodMiniType>(schema: S, value: unknown, root = ''): z.infer<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   const errors = result.error.issues.map((issue) => toErrorObject(issue, root));

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
 import type { ErrorResponseName } from './contract/error-names';
 import type { Tag } from './contract/tags';
@@ -62,7 +62,7 @@ export interface PathParameterSpec {
 }
 
 /** Bodies by content type; `null`: any bytes of that type. */
-export type Content = Readonly<Record<string, z.ZodType | null>>;
+export type Content = Readonly<Record<string, z.core.$ZodType | null>>;
 
 export interface ResponseSpec {
   description: string;

@@ -4,7 +4,7 @@
  * by their code, the query and search errors, the store's unavailability, the OAuth refusals.
  * The error middleware renders the result; anything unknown is a 500 `General` without internals.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { OAuthError } from '../auth/oauth-error';
 import {
   DomainError,
@@ -29,9 +29,9 @@ export type ErrorObject = z.infer<typeof ErrorObject>;
 
 /** Every error answer: the first error's message on top, at least one error object. */
 export const ErrorBody = z.looseObject({
-  statusCode: z.number().int(),
+  statusCode: z.number().check(z.int()),
   message: z.string(),
-  errors: z.array(ErrorObject).min(1),
+  errors: z.array(ErrorObject).check(z.minLength(1)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

@@ -143,7 +143,7 @@ export function serializeOpenApi(document: OpenApiDocument): string {
 
 // ---- Schemas ---------------------------------------------------------------------------------------
 
-const isSchema = (schema: z.ZodType | null): schema is z.ZodType => schema !== null;
+const isSchema = (schema: z.core.$ZodType | null): schema is z.core.$ZodType => schema !== null;
 
 /**
  * The JSON Schemas of a document: the named schemas under components (referred to by `$ref`), the
@@ -151,20 +151,20 @@ const isSchema = (schema: z.ZodType | null): schema is z.ZodType => schema !== n
  * both sides must read the same both ways.
  */
 class JsonSchemas {
-  private readonly converted: Record<'input' | 'output', { named: Record<string, JsonSchema>; inline: Map<z.ZodType, JsonSchema> }>;
+  private readonly converted: Record<'input' | 'output', { named: Record<string, JsonSchema>; inline: Map<z.core.$ZodType, JsonSchema> }>;
   private readonly ids = new Map([...namedSchemas].map(([schema, { id }]) => [schema, id]));
 
   constructor(
-    private readonly inputs: readonly z.ZodType[],
-    private readonly outputs: readonly z.ZodType[],
+    private readonly inputs: readonly z.core.$ZodType[],
+    private readonly outputs: readonly z.core.$ZodType[],
   ) {
     this.converted = { input: convert('input', inputs), output: convert('output', outputs) };
   }
 
-  readonly input = (schema: z.ZodType): JsonSchema => this.reference('input', schema);
-  readonly output = (schema: z.ZodType): JsonSchema => this.reference('output', schema);
+  readonly input = (schema: z.core.$ZodType): JsonSchema => this.reference('input', schema);
+  readonly output = (schema: z.core.$ZodType): JsonSchema => this.reference('output', schema);
 
-  private reference(io: 'input' | 'output', schema: z.ZodType): JsonSchema {
+  private reference(io: 'input' | 'output', schema: z.core.$ZodType): JsonSchema {
     const id = this.ids.get(schema);
     if (id !== undefined) return { $ref: `${SCHEMA_REF}${id}` };
     const inline = this.converted[io].inline.get(schema);
@@ -194,10 +194,10 @@ class JsonSchemas {
   }
 }
 
-function convert(io: 'input' | 'output', used: readonly z.ZodType[]) {
+function convert(io: 'input' | 'output', used: readonly z.core.$ZodType[]) {
   const registry = z.registry<{ id: string }>();
   for (const [schema, { id }] of namedSchemas) registry.add(schema, { id });
-  const inlineIds = new Map<z.ZodType, string>();
+  const inlineIds = new Map<z.core.$ZodType, string>();
   for (const schema of used) {
     if (!namedSchemas.has(schema) && !inlineIds.has(schema)) {
       const id = `inline-${inlineIds.size}`;
@@ -249,7 +249,7 @@ function reachable(roots: readonly JsonSchema[], named: Record<string, JsonSchem
   return seen;
 }
 
-function content(media: Content, schemaOf: (schema: z.ZodType) => JsonSchema, example?: unknown): JsonSchema {
+function content(media: Content, schemaOf: (schema: z.core.$ZodType) => JsonSchema, example?: unknown): JsonSchema {
   return Object.fromEntries(
     Object.entries(media).map(([type, schema]) => [type, { ...(schema ? { schema: schemaOf(schema) } : {}), ...(example === undefined ? {} : { example }) }]),
   );

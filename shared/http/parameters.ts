@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { invalidInput } from './errors';
 import { parseDecimal, parseInteger, type QueryParameters } from '../domain/query-parameters';
 
@@ -18,7 +18,7 @@ export interface ParameterSpec {
   min?: number;
   max?: number;
   /** For `json` values: the shape the parsed value must have. */
-  schema?: z.ZodType;
+  schema?: z.ZodMiniType;
   description?: string;
 }
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { EXTENSION_ACTIONS } from './actions';
 
 /**
@@ -10,7 +10,7 @@ import { EXTENSION_ACTIONS } from './actions';
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** Any JSON value (object, array, string, finite number, boolean, null). */
-export const JsonValueSchema: z.ZodType<JsonValue> = z.json();
+export const JsonValueSchema: z.ZodMiniType<JsonValue> = z.json();
 
 /** Largest static document a binding holds: the item must stay under DynamoDB's 400 KB. */
 export const STATIC_DOCUMENT_LIMIT_BYTES = 256 * 1024;
@@ -27,20 +27,20 @@ const LAMBDA_FUNCTION = new RegExp(
 );
 
 /** The signing secret generated at bind time (see signing.ts). */
-const Secret = z.string().min(32).max(256);
+const Secret = z.string().check(z.minLength(32), z.maxLength(256));
 
 /**
  * The syntactic rules for an endpoint URL. Whether the address may be called is decided at call
  * time (https only in AWS, public addresses only, resolved once and pinned; see
  * services/extension-forwarding/target-policy.ts).
  */
-export const ExtensionUrl = z
-  .string()
-  .max(2048)
-  .refine((text) => URL.canParse(text), { message: 'not an absolute URL' })
-  .refine((text) => ['https:', 'http:'].includes(new URL(text).protocol), { message: 'the URL must use https (or http on loopback in local mode)' })
-  .refine((text) => new URL(text).username === '' && new URL(text).password === '', { message: 'credentials in the URL are not allowed' })
-  .refine((text) => new URL(text).hash === '', { message: 'a URL fragment is not allowed' });
+export const ExtensionUrl = z.string().check(
+  z.maxLength(2048),
+  z.refine((text) => URL.canParse(text), { message: 'not an absolute URL' }),
+  z.refine((text) => ['https:', 'http:'].includes(new URL(text).protocol), { message: 'the URL must use https (or http on loopback in local mode)' }),
+  z.refine((text) => new URL(text).username === '' && new URL(text).password === '', { message: 'credentials in the URL are not allowed' }),
+  z.refine((text) => new URL(text).hash === '', { message: 'a URL fragment is not allowed' }),
+);
 
 export const HttpTarget = z.strictObject({
   kind: z.literal('http'),
@@ -50,23 +50,25 @@ export const HttpTarget = z.strictObject({
 
 export const LambdaTarget = z.strictObject({
   kind: z.literal('lambda'),
-  functionName: z.string().regex(LAMBDA_FUNCTION, `a Lambda function name or ARN whose name starts with ${LAMBDA_NAME_PREFIX}`),
+  functionName: z.string().check(z.regex(LAMBDA_FUNCTION, `a Lambda function name or ARN whose name starts with ${LAMBDA_NAME_PREFIX}`)),
   secret: Secret,
 });
 
 export const StaticTarget = z.strictObject({
   kind: z.literal('static'),
   /** The status the action answers with (200 unless given). */
-  statusCode: z.number().int().min(200).max(599),
-  document: JsonValueSchema.refine((value) => Buffer.byteLength(JSON.stringify(value)) <= STATIC_DOCUMENT_LIMIT_BYTES, {
-    message: `the document exceeds ${STATIC_DOCUMENT_LIMIT_BYTES} bytes`,
-  }),
+  statusCode: z.number().check(z.int(), z.minimum(200), z.maximum(599)),
+  document: JsonValueSchema.check(
+    z.refine((value) => Buffer.byteLength(JSON.stringify(value)) <= STATIC_DOCUMENT_LIMIT_BYTES, {
+      message: `the document exceeds ${STATIC_DOCUMENT_LIMIT_BYTES} bytes`,
+    }),
+  ),
 });
 
 export const ExtensionTarget = z.discriminatedUnion('kind', [HttpTarget, LambdaTarget, StaticTarget]);
 
 export const ExtensionBinding = z.strictObject({
-  projectKey: z.string().min(1).max(256),
+  projectKey: z.string().check(z.minLength(1), z.maxLength(256)),
   action: z.enum(EXTENSION_ACTIONS),
   target: ExtensionTarget,
   createdAt: z.iso.datetime(),

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The two-step image upload for images too large for row 13's body: the client asks for an upload
@@ -36,15 +36,15 @@ export interface PendingUpload {
 
 /** The answer to starting an upload: how to send the bytes, and until when. */
 export const ImageUploadTicket = z.object({
-  uploadId: z.string().meta({ description: 'Complete the upload with `POST /{projectKey}/resource/images/uploads/{uploadId}`.' }),
+  uploadId: z.string().check(z.meta({ description: 'Complete the upload with `POST /{projectKey}/resource/images/uploads/{uploadId}`.' })),
   method: z.literal('PUT'),
-  url: z.string().meta({ description: 'The presigned S3 URL to send the image bytes to.' }),
-  headers: z
-    .record(z.string(), z.string())
-    .meta({
+  url: z.string().check(z.meta({ description: 'The presigned S3 URL to send the image bytes to.' })),
+  headers: z.record(z.string(), z.string()).check(
+    z.meta({
       description:
         'Headers the PUT must carry exactly as given (they are signed): `content-type`, `content-length`, and `if-none-match: *` (the object can be written once).',
     }),
-  expiresAt: z.string().meta({ description: 'ISO 8601: the URL, and the upload, expire then (15 minutes after the start).' }),
+  ),
+  expiresAt: z.string().check(z.meta({ description: 'ISO 8601: the URL, and the upload, expire then (15 minutes after the start).' })),
 });
 export type ImageUploadTicket = z.infer<typeof ImageUploadTicket>;

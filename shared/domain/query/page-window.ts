@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { QueryPlan } from './query-plan';
 
 export interface PageRequest {
@@ -9,14 +9,14 @@ export interface PageRequest {
 
 /** The paging fields of a query answer (rows 1, 4 and 12): `{limit, offset, count, total, results}`. */
 const PageFields = z.object({
-  limit: z.number().int().meta({ description: 'Page size asked for (default 20)' }),
-  offset: z.number().int().meta({ description: 'Matches skipped (default 0)' }),
-  count: z.number().int().meta({ description: 'Results on this page' }),
-  total: z.number().int().optional().meta({ description: 'All matches; absent with `withTotal=false`' }),
+  limit: z.number().check(z.int(), z.meta({ description: 'Page size asked for (default 20)' })),
+  offset: z.number().check(z.int(), z.meta({ description: 'Matches skipped (default 0)' })),
+  count: z.number().check(z.int(), z.meta({ description: 'Results on this page' })),
+  total: z.optional(z.number().check(z.int())).check(z.meta({ description: 'All matches; absent with `withTotal=false`' })),
 });
 
 /** The paged answer's schema for results of the given schema. */
-export const pageOf = <T extends z.ZodType>(result: T) => PageFields.extend({ results: z.array(result) });
+export const pageOf = <T extends z.core.$ZodType>(result: T) => z.extend(PageFields, { results: z.array(result) });
 
 export type Page<T> = z.infer<typeof PageFields> & { results: T[] };
 

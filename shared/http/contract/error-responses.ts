@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ResourceNotFoundError } from '../../domain/errors';
 import { MAX_IMAGE_BYTES } from '../../domain/images/image-file';
 import { fromDomainError } from '../errors';
@@ -32,14 +32,14 @@ named('ErrorObject', ErrorObject, 'One problem: `code`, `message`, and the detai
 const ErrorResponse = named('ErrorResponse', ErrorBody, 'Every error answer, in the commercetools shape.');
 const OAuthErrorResponse = named(
   'OAuthErrorResponse',
-  ErrorBody.extend({ error: z.string(), error_description: z.string() }),
+  z.looseObject({ ...ErrorBody.shape, error: z.string(), error_description: z.string() }),
   'Errors of the OAuth endpoints: the commercetools shape plus the RFC 6749 §5.2 fields.',
 );
 
 export interface ErrorResponseSpec {
   status: number;
   description: string;
-  schema: z.ZodType;
+  schema: z.core.$ZodType;
   example: unknown;
 }
 

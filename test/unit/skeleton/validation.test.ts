@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ObjectTestTypeDraft } from '../../../shared/domain/resource.js';
 import { UpdateRequest } from '../../../shared/domain/update-actions.js';
 import { ValidationError, validate } from '../../../shared/domain/validation.js';
@@ -7,7 +7,7 @@ import { toApiError, type ApiError } from '../../../shared/http/errors.js';
 import { arrayTestType, copy, draftWith, objectTestTypeDraft } from './fixtures.js';
 
 /** The answer to the ValidationError that validate() throws for the value; fails the test when it does not throw one. */
-function refusal(value: unknown, schema: z.ZodType = ObjectTestTypeDraft, root?: string): ApiError {
+function refusal(value: unknown, schema: z.ZodMiniType = ObjectTestTypeDraft, root?: string): ApiError {
   try {
     validate(schema, value, root);
   } catch (error) {
