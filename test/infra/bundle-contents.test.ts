@@ -2,25 +2,11 @@ import { relative } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { functions } from '../../functions/endpoints';
-import { functionEntry, lambdaBundling, projectRoot } from '../../infra/bundling';
+import { functionEntry, lambdaEsbuildOptions, projectRoot } from '../../infra/bundling';
 
 /** The repository files a function's bundle holds (built as the stack builds it, not written). */
 async function sourcesOf(name: string): Promise<string[]> {
-  const result = await build({
-    entryPoints: [functionEntry(name)],
-    outfile: `${name}.mjs`,
-    write: false,
-    bundle: true,
-    platform: 'node',
-    absWorkingDir: projectRoot,
-    target: lambdaBundling.target,
-    format: lambdaBundling.format,
-    minify: lambdaBundling.minify,
-    mainFields: lambdaBundling.mainFields,
-    alias: lambdaBundling.alias,
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const result = await build({ ...lambdaEsbuildOptions(functionEntry(name), `${name}.mjs`), write: false, metafile: true, logLevel: 'silent' });
   return Object.keys(result.metafile.inputs).map((input) => relative(projectRoot, input)).filter((file) => !file.includes('node_modules'));
 }
 
