@@ -24,3 +24,13 @@ export class DuplicateKeyError extends DomainError {
 }
 
 export class InvalidOperationError extends DomainError {}
+
+/** A query needed more than its budget (shared/domain/query/query-budget.ts); `spent` says what ran out. */
+export class QueryTimedOutError extends DomainError {
+  constructor(readonly spent: string) {
+    super(
+      `The query timed out: answering it needs ${spent}. Narrow it with a condition on an indexed field ` +
+        '(id, key, or a createdAt range), ask withTotal=false, or page by id (sort=id asc with where id > "<last id>").',
+    );
+  }
+}

@@ -50,6 +50,9 @@ export const invalidOperation = (message: string, statusCode: 400 | 409 = 400) =
 
 export const resourceNotFound = (message: string) => single(404, 'ResourceNotFound', message);
 
+/** 400, as commercetools answers a query that runs too long; the message says how to narrow it. */
+export const queryTimedOut = (message: string) => single(400, 'QueryTimedOut', message);
+
 export const concurrentModification = (expectedVersion: number | undefined, currentVersion: number | undefined) =>
   single(
     409,

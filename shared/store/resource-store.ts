@@ -37,6 +37,11 @@ export interface ScanRange {
   fromId?: string;
   toId?: string;
   descending?: boolean;
+  /**
+   * Items the first read should fetch (then twice as many per read): a query that needs one page
+   * reads about one page. Without it, each read fetches as much as the store allows.
+   */
+  firstReadSize?: number;
 }
 
 export interface ProjectStats {

@@ -36,6 +36,9 @@ const RESOURCE_FIELDS = ['id', 'key', 'version', 'createdAt', 'lastModifiedAt', 
  */
 const keySizedBound = (fromId = '') => [...fromId].slice(0, 200).join('');
 
+/** Past this many items a read is limited by DynamoDB's 1 MB per Query anyway. */
+const MAX_READ_SIZE = 2_000;
+
 /** BatchGetItem reads at most 100 keys per request. */
 const BATCH_GET_LIMIT = 100;
 
@@ -154,8 +157,11 @@ export class DynamoDbResourceStore implements ResourceStore {
   }
 
   scan(projectKey: string, range: ScanRange = {}): AsyncIterable<Resource> {
-    const items = itemsOf((ExclusiveStartKey) =>
-      this.db.send(
+    let readSize = range.firstReadSize;
+    const items = itemsOf((ExclusiveStartKey) => {
+      const Limit = readSize;
+      if (readSize !== undefined) readSize = Math.min(readSize * 2, MAX_READ_SIZE);
+      return this.db.send(
         new QueryCommand({
           TableName: this.tableName,
           // Resource items only, within the ids wanted: the range ends where the prefix does.
@@ -170,9 +176,10 @@ export class DynamoDbResourceStore implements ResourceStore {
           ...projection,
           ConsistentRead: true,
           ExclusiveStartKey,
+          ...(Limit === undefined ? {} : { Limit }),
         }),
-      ),
-    );
+      );
+    });
     return mapItems(items, toResource);
   }
 
