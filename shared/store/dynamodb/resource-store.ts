@@ -219,9 +219,9 @@ export class DynamoDbResourceStore implements ResourceStore {
    * `resources` is their count at the time, and `unorderedIds` keeps `createdAt` queries on the
    * exact (budgeted) evaluator for this project.
    */
-  async markLegacy(projectKey: string, resources: number): Promise<void> {
+  async markLegacy(projectKey: string, resources: number, unorderedIds = true): Promise<void> {
     await this.db
-      .send(new PutCommand({ TableName: this.tableName, Item: { ...legacyStatsKey(projectKey), type: 'stats', resources, unorderedIds: true } }))
+      .send(new PutCommand({ TableName: this.tableName, Item: { ...legacyStatsKey(projectKey), type: 'stats', resources, unorderedIds } }))
       .catch(translateEngineError);
   }
 
