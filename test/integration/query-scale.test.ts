@@ -1,6 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Resource } from '../../shared/domain/resource';
 import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
 import { resourceKey } from '../../shared/store/dynamodb/keys';
@@ -163,7 +166,7 @@ describe('queries no index answers: exact within the budget, else 400 QueryTimed
   });
 });
 
-describe('a project with resources from before ordered ids and counters (after the migration)', () => {
+describe('a project with resources from before ordered ids and counters, after npm run migrate-query-index', () => {
   const legacy: Resource[] = [];
 
   beforeAll(async () => {
@@ -175,7 +178,13 @@ describe('a project with resources from before ordered ids and counters (after t
       await dynamoDb.send(new PutCommand({ TableName: process.env.TABLE_NAME!, Item: { ...resourceKey(LEGACY, resource.id), type: 'resource', ...resource } }));
       legacy.push(resource);
     }
-    await store.markLegacy(LEGACY, legacy.length);
+    // The migration, as an operator runs it, on this project.
+    const endpoints = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8'));
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/migrate-query-index.ts', '--project', LEGACY, '--endpoint', endpoints.dynamoDbEndpoint, '--table', endpoints.tableName],
+      { stdio: 'pipe' },
+    );
     for (let index = 0; index < 5; index++) legacy.push(await store.create(LEGACY, { objectTypeProperty: objectTypeProperty(index) }));
     legacy.sort(byCreation);
   });
