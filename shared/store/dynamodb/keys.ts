@@ -24,6 +24,8 @@ export const RESOURCE_RANGE_END = 'RESOURCE$';
 export const resourceKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${RESOURCE_PREFIX}${id}` });
 export const keySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `KEY#${key}` });
 export const STATS_PREFIX = 'STATS#';
+/** Sorts right after every `STATS#…` key. */
+export const STATS_RANGE_END = 'STATS$';
 export const STATS_SHARDS = 16;
 export const statsShardKey = (projectKey: string, shard: number) => ({
   pk: projectPartition(projectKey),

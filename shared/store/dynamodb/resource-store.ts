@@ -24,6 +24,7 @@ import {
   RESOURCE_RANGE_END,
   resourceKey,
   STATS_PREFIX,
+  STATS_RANGE_END,
   STATS_SHARDS,
   statsShardKey,
 } from './keys';
@@ -202,8 +203,9 @@ export class DynamoDbResourceStore implements ResourceStore {
       .send(
         new QueryCommand({
           TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':prefix': STATS_PREFIX },
+          // A range rather than begins_with: the same in DynamoDB, far faster in DynamoDB Local.
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':from': STATS_PREFIX, ':to': STATS_RANGE_END },
           ConsistentRead: true,
         }),
       )
