@@ -39,7 +39,9 @@ export class ResourceQueryService {
     // The counters give an unfiltered total, and tell whether ids follow creation time. They are
     // read alongside the page, which assumes what holds for every project without resources from
     // before the counters (docs/design.md); in the rare project where it does not, it is read again.
-    const countedTotal = page.withTotal && !plan.filtered;
+    // A total is worth taking from the counters only when the page can end early (else the read
+    // counts anyway).
+    const countedTotal = page.withTotal && !plan.filtered && plan.access(true).streamOrder !== undefined;
     if (!countedTotal && !plan.usesCreationOrder) return this.readPage(projectKey, plan, plan.access(false), page);
     const [stats, speculative] = await Promise.all([
       this.store.stats(projectKey),
