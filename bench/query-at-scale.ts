@@ -1,63 +1,261 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDbResourceStore } from '../shared/store/dynamodb/resource-store';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { CommercetoolsMock } from '@labdigital/commercetools-mock';
+import { dynamoDb as documentClient } from '../shared/composition-root';
+import type { Resource } from '../shared/domain/resource';
+import { creationOrderedId } from '../shared/domain/resource-id';
+import { keySentinelKey, resourceKey, statsShardKey } from '../shared/store/dynamodb/keys';
 import type { LocalStack } from '../local/stack';
-import { measure, type Measurement } from './measure';
-
-export const SEEDED_RESOURCES = 10_000;
-const PROJECT = 'bench';
 
 /**
- * Query at scale: 10,000 resources in one project, then the latency of the query shapes that
- * read the whole partition (predicate, sort, HEAD with a late match, fuzzy search) and of the
- * one that does not (the SDK's process() page, which starts at an id).
+ * Queries at scale: one project grown to each size (1k, 10k, 100k resources, batch-written
+ * straight into DynamoDB Local), and per size the shapes of the query-at-scale issue, each
+ * measured side by side with a GET by key of the same project — alternating, several rounds — as
+ * p50, p95, their p50 ratio to the GET by key, and DynamoDB's read units per request. The same
+ * shapes run against @labdigital/commercetools-mock (in memory) at 10k on its `customers`
+ * (the mock ignores `sort` on custom objects; customers have key, createdAt, lastModifiedAt and
+ * an array of objects, `addresses`).
  */
-export async function queryAtScale(stack: LocalStack, token: string): Promise<Record<string, Measurement>> {
-  await seed(stack);
-  const get = (path: string, method = 'GET') => async () => {
-    const response = await fetch(`${stack.url}/${PROJECT}/resource${path}`, { method, headers: { authorization: `Bearer ${token}` } });
-    await response.arrayBuffer();
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status}`);
-  };
-  const where = (predicate: string) => encodeURIComponent(predicate);
-  const { body: middle } = await fetch(`${stack.url}/${PROJECT}/resource?sort=id asc&offset=5000&limit=1&withTotal=false`, {
-    headers: { authorization: `Bearer ${token}` },
-  }).then(async (response) => ({ body: (await response.json()) as { results: { id: string }[] } }));
+export const QUERY_AT_SCALE_SIZES = (process.env.QUERY_AT_SCALE_SIZES ?? '1000,10000,100000').split(',').map(Number);
+const MOCK_SIZE = 10_000;
+const ROUNDS = Number(process.env.QUERY_AT_SCALE_ROUNDS ?? 4);
+const PER_ROUND = 3;
+const PROJECT = 'bench';
+/** Seeded resources are created one second apart, from here on. */
+const SEED_EPOCH = Date.UTC(2025, 0, 1);
 
+export interface ShapeFigures {
+  p50Ms: number;
+  p95Ms: number;
+  /** p50 of the shape over p50 of a GET by key measured alternately with it. */
+  p50RatioToGetByKey: number;
+  readUnits?: number;
+  status: number;
+}
+
+interface Shape {
+  name: string;
+  method?: 'GET' | 'HEAD';
+  /** The path under the resource collection, for a project of `size` resources. */
+  ours: (size: number) => string;
+  /** The same question to the mock's customers. */
+  mock: (size: number) => string;
+}
+
+const at = (index: number) => new Date(SEED_EPOCH + index * 1000).toISOString();
+const keyOf = (index: number) => `k-${String(index).padStart(6, '0')}`;
+const w = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
+const quoted = (values: string[]) => values.map((value) => `"${value}"`).join(', ');
+const middleKeys = (size: number) => [keyOf(Math.floor(size / 2)), keyOf(Math.floor(size / 3)), keyOf(size - 7)];
+
+/** Shapes of the issue's table (index-answerable) and, for contrast, three that are not. */
+function shapes(ids: { ours: (index: number) => string; mock: (index: number) => string }): Shape[] {
+  const both = (path: (id: (index: number) => string, size: number) => string) => ({
+    ours: (size: number) => path(ids.ours, size),
+    mock: (size: number) => path(ids.mock, size),
+  });
+  return [
+    { name: 'key = …', ...both((_, size) => `?${w(`key = "${keyOf(Math.floor(size / 2))}"`)}&withTotal=false`) },
+    { name: 'key in (3) and a predicate', ...both((_, size) => `?${w(`key in (${quoted(middleKeys(size))}) and version = 1`)}&withTotal=false`) },
+    { name: 'id = …', ...both((id, size) => `?${w(`id = "${id(Math.floor(size / 2))}"`)}&withTotal=false`) },
+    { name: 'id in (3)', ...both((id, size) => `?${w(`id in (${quoted([id(Math.floor(size / 2)), id(3), id(size - 2)])})`)}&withTotal=false`) },
+    { name: 'sort=createdAt desc, limit 20', ...both(() => '?sort=createdAt desc&limit=20&withTotal=false') },
+    { name: 'sort=createdAt asc, limit 20, offset 500', ...both(() => '?sort=createdAt asc&limit=20&offset=500&withTotal=false') },
+    {
+      name: 'createdAt range, sort=createdAt asc',
+      ...both((_, size) => `?${w(`createdAt >= "${at(Math.floor(size / 2))}" and createdAt < "${at(Math.floor(size / 2) + 50)}"`)}&sort=createdAt asc&limit=20&withTotal=false`),
+    },
+    { name: 'HEAD, key = …', method: 'HEAD', ...both((_, size) => `?${w(`key = "${keyOf(size - 3)}"`)}`) },
+    { name: 'withTotal=true, unfiltered, limit 20', ...both(() => '?limit=20&withTotal=true') },
+    { name: 'sort=lastModifiedAt desc, limit 20 (no index)', ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
+    {
+      name: 'predicate over arrays of objects, limit 20 (no index)',
+      ours: () => `?${w('objectTypeProperty(arrayOfObjectType(integerExample = 4242))')}&limit=20&withTotal=false`,
+      mock: () => `?${w('addresses(city = "city-4242")')}&limit=20&withTotal=false`,
+    },
+    {
+      name: 'the same predicate with total (no index)',
+      ours: () => `?${w('objectTypeProperty(arrayOfObjectType(integerExample = 4242))')}&limit=20`,
+      mock: () => `?${w('addresses(city = "city-4242")')}&limit=20`,
+    },
+  ];
+}
+
+export async function queryAtScale(stack: LocalStack, token: string) {
+  const ids: string[] = [];
+  const headers = { authorization: `Bearer ${token}` };
+  const ourShapes = shapes({ ours: (index) => ids[index]!, mock: () => '' });
+  const bySize: Record<string, Record<string, ShapeFigures>> = {};
+  let readUnits = 0;
+  documentClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      if (/^(GetItem|Query|Scan|BatchGetItem)Command$/.test(String(context.commandName))) {
+        const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        readUnits += [consumed ?? []].flat().reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
+      }
+      return result;
+    },
+    { step: 'initialize', name: 'queryAtScaleReadUnits' },
+  );
+  try {
+    for (const size of QUERY_AT_SCALE_SIZES) {
+      console.log(`… seeding ${size} resources`);
+      await seedUpTo(stack.tableName, ids, size);
+      const request = (path: string, method = 'GET') => async () => {
+        const response = await fetch(`${stack.url}/${PROJECT}/resource${path}`, { method, headers });
+        await response.arrayBuffer();
+        return response.status;
+      };
+      const baseline = request(`/key=${keyOf(Math.floor(size / 4))}`);
+      bySize[String(size)] = {};
+      for (const shape of ourShapes) {
+        const call = request(shape.ours(size), shape.method);
+        readUnits = 0;
+        const status = await call();
+        const units = readUnits;
+        // A query past the budget takes the budget's time: one round of it says so.
+        bySize[String(size)]![shape.name] = { ...(await sideBySide(call, baseline, status === 200 ? ROUNDS : 1)), readUnits: round(units), status };
+        console.log(`  ${size} ${shape.name}: ${JSON.stringify(bySize[String(size)]![shape.name])}`);
+      }
+    }
+  } finally {
+    documentClient().middlewareStack.remove('queryAtScaleReadUnits');
+  }
+  console.log(`… the labd mock at ${MOCK_SIZE} customers`);
+  const mock = await mockFigures(ourShapes.length);
   return {
-    'selective predicate (key = …), with total': await measure(get(`?where=${where('key = "bench-07777"')}`)),
-    'nested predicate over arrays of objects': await measure(get(`?where=${where('objectTypeProperty(arrayOfObjectType(integerExample = 4242))')}&withTotal=false`)),
-    'sorted query (float desc, limit 20)': await measure(get('?sort=objectTypeProperty.arrayOfFloatExample desc&limit=20')),
-    'HEAD, match near the end': await measure(get(`?where=${where('key = "bench-09990"')}`, 'HEAD')),
-    'fuzzy search (text.en, level 1)': await measure(get('/searchApiPattern?text.en=animxl&fuzzy=true&limit=20')),
-    'process() page (id > x, withTotal=false)': await measure(get(`?sort=id asc&withTotal=false&limit=500&where=${where(`id > "${middle.results[0]!.id}"`)}`)),
+    project: PROJECT,
+    sizes: QUERY_AT_SCALE_SIZES,
+    method: `${ROUNDS} rounds of ${PER_ROUND} calls of the shape and ${PER_ROUND} GETs by key, alternating; read units of one call (ConsumedCapacity)`,
+    resources: bySize,
+    labdMock: { resourceType: 'customers', size: MOCK_SIZE, shapes: mock },
   };
 }
 
-async function seed(stack: LocalStack): Promise<void> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stack.dynamoDbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
-  const store = new DynamoDbResourceStore(db, stack.tableName);
-  const CONCURRENCY = 32;
+/** The shape and the baseline alternate call by call, so both see the same machine load. */
+async function sideBySide(shape: () => Promise<number>, baseline: () => Promise<number>, rounds = ROUNDS) {
+  const shapeMs: number[] = [];
+  const baselineMs: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    for (let index = 0; index < PER_ROUND; index++) {
+      shapeMs.push(await timed(shape));
+      baselineMs.push(await timed(baseline));
+    }
+  }
+  const shapeP50 = quantile(shapeMs, 0.5);
+  return { p50Ms: shapeP50, p95Ms: quantile(shapeMs, 0.95), p50RatioToGetByKey: round(shapeP50 / quantile(baselineMs, 0.5), 2) };
+}
+
+async function timed(operation: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await operation();
+  return performance.now() - started;
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return round(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!);
+}
+
+const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * Grows the project to `size` resources with BatchWriteItem (resources and key sentinels, as the
+ * store writes them), then adds them to a counter shard: seeding, not the API's create path.
+ */
+async function seedUpTo(tableName: string, ids: string[], size: number): Promise<void> {
+  const from = ids.length;
+  const writes: Record<string, unknown>[] = [];
+  for (let index = from; index < size; index++) {
+    const createdAt = at(index);
+    const resource: Resource = {
+      id: creationOrderedId(createdAt),
+      key: keyOf(index),
+      version: 1,
+      createdAt,
+      lastModifiedAt: createdAt,
+      objectTypeProperty: {
+        arrayOfIntExample: [index % 97, index % 13],
+        arrayOfUniqueIntExample: [index],
+        arrayOfTwonumbersExample: [index, index / 2],
+        arrayOfFloatExample: [((index * 7919) % 10_000) / 100],
+        arrayOfStringExample: [`animal${index % 50}`, index % 2 ? 'dog' : 'cat', `word${index}`],
+        arrayOfObjectType: [{ integerExample: index % 64_650, integerExampleInt32: index }],
+      },
+    };
+    ids.push(resource.id);
+    writes.push({ ...resourceKey(PROJECT, resource.id), type: 'resource', ...resource });
+    writes.push({ ...keySentinelKey(PROJECT, resource.key!), type: 'resource-key', resourceId: resource.id });
+  }
   let next = 0;
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < SEEDED_RESOURCES) {
-        const index = next++;
-        await store.create(PROJECT, {
-          key: `bench-${String(index).padStart(5, '0')}`,
-          objectTypeProperty: {
-            arrayOfIntExample: [index % 97, index % 13],
-            arrayOfUniqueIntExample: [index],
-            arrayOfTwonumbersExample: [index, index / 2],
-            arrayOfFloatExample: [(index * 7919) % 10_000 / 100],
-            arrayOfStringExample: [`animal${index % 50}`, index % 2 ? 'dog' : 'cat', `word${index}`],
-            arrayOfObjectType: [{ integerExample: index % 64_650, integerExampleInt32: index }],
-          },
-        });
+    Array.from({ length: 8 }, async () => {
+      while (next < writes.length) {
+        const batch = writes.slice(next, next + 25);
+        next += 25;
+        let pending: Record<string, unknown>[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
+        while (pending?.length) {
+          const answer = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+          pending = answer.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+        }
       }
     }),
   );
-  db.destroy();
+  await documentClient().send(
+    new UpdateCommand({
+      TableName: tableName,
+      Key: statsShardKey(PROJECT, 0),
+      UpdateExpression: 'SET #type = :type ADD resources :added',
+      ExpressionAttributeNames: { '#type': 'type' },
+      ExpressionAttributeValues: { ':type': 'stats', ':added': size - from },
+    }),
+  );
+}
+
+/** The same shapes against the labd mock's customers, on a port of its own. */
+async function mockFigures(shapeCount: number): Promise<Record<string, ShapeFigures>> {
+  const mock = new CommercetoolsMock({ enableAuthentication: false, validateCredentials: false, defaultProjectKey: PROJECT, silent: true } as never);
+  const project = mock.project(PROJECT);
+  const ids: string[] = [];
+  for (let index = 0; index < MOCK_SIZE; index++) {
+    const createdAt = at(index);
+    const id = creationOrderedId(createdAt);
+    ids.push(id);
+    await project.unsafeAdd('customer', {
+      id,
+      key: keyOf(index),
+      version: 1,
+      createdAt,
+      lastModifiedAt: createdAt,
+      email: `customer-${index}@example.com`,
+      addresses: [{ id: `a-${index}`, country: 'DE', city: `city-${index % 64_650}` }],
+      shippingAddressIds: [],
+      billingAddressIds: [],
+      isEmailVerified: false,
+      customerGroupAssignments: [],
+      stores: [],
+      authenticationMode: 'Password',
+    } as never);
+  }
+  const port = 18_291;
+  await mock.runServer(port);
+  try {
+    const request = (path: string, method = 'GET') => async () => {
+      const response = await fetch(`http://127.0.0.1:${port}/${PROJECT}/customers${path}`, { method });
+      await response.arrayBuffer();
+      return response.status;
+    };
+    const baseline = request(`/key=${keyOf(Math.floor(MOCK_SIZE / 4))}`);
+    const figures: Record<string, ShapeFigures> = {};
+    for (const shape of shapes({ ours: () => '', mock: (index) => ids[index]! }).slice(0, shapeCount)) {
+      const call = request(shape.mock(MOCK_SIZE), shape.method);
+      const status = await call();
+      figures[shape.name] = { ...(await sideBySide(call, baseline)), status };
+      console.log(`  mock ${shape.name}: ${JSON.stringify(figures[shape.name])}`);
+    }
+    return figures;
+  } finally {
+    await mock.app.close();
+  }
 }

@@ -7,7 +7,8 @@ import { measureBundles } from './bundles';
 import { costPerMillion } from './cost';
 import { api, type InvocationContext } from './function-invocations';
 import { localOverhead } from './local-overhead';
-import { queryAtScale, SEEDED_RESOURCES } from './query-at-scale';
+import { queryAtScale } from './query-at-scale';
+import { printQueryAtScale } from './query-at-scale-table';
 import { throughput } from './throughput';
 
 /**
@@ -71,8 +72,8 @@ try {
     measured.cost = await costPerMillion(stack, token, project, client);
   }
   if (parts.has('queryAtScale')) {
-    console.log(`… seeding ${SEEDED_RESOURCES} resources and measuring queries`);
-    measured.queryAtScale = { resources: SEEDED_RESOURCES, measurements: await queryAtScale(stack, token) };
+    console.log('… queries at scale: seeding projects of each size and measuring the shapes against a GET by key');
+    measured.queryAtScale = await queryAtScale(stack, token);
   }
 
   const report: Record<string, unknown> = {
@@ -135,11 +136,6 @@ function printTables(report: Record<string, unknown>) {
     for (const [name, usd] of Object.entries(cost.usdPerMillion)) console.log(`| ${name} | ${usd} |`);
     console.log(`total ${mark(cost.usdPerMillion.total <= GOALS.usdPerMillion)}`);
   }
-  const queries = report.queryAtScale as { resources: number; measurements: Record<string, { p50Ms: number; p95Ms: number }> } | undefined;
-  if (queries) {
-    console.log(`\nQuery at scale (${queries.resources} resources in one project)\n`);
-    console.log('| query | p50 ms | p95 ms |');
-    console.log('|---|---:|---:|');
-    for (const [name, measurement] of Object.entries(queries.measurements)) console.log(`| ${name} | ${measurement.p50Ms} | ${measurement.p95Ms} |`);
-  }
+  const queries = report.queryAtScale as Awaited<ReturnType<typeof queryAtScale>> | undefined;
+  if (queries) printQueryAtScale(queries);
 }

@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'RequestEntityTooLarge'
   | 'UnsupportedMediaType'
   | 'ExtensionBadResponse'
-  | 'ExtensionNoResponse';
+  | 'ExtensionNoResponse'
+  | 'QueryTimedOut';
 
 /** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
 export interface ErrorObject {
@@ -118,6 +119,19 @@ export class RequestEntityTooLargeError extends DomainError {
 export class UnsupportedMediaTypeError extends DomainError {
   constructor(expected: string, received: string | undefined) {
     super(single('UnsupportedMediaType', `Expected content type ${expected}, received ${received ?? 'none'}.`));
+  }
+}
+
+/** A query needed more than its budget (shared/domain/query/query-budget.ts); `spent` says what ran out. */
+export class QueryTimedOutError extends DomainError {
+  constructor(readonly spent: string) {
+    super(
+      single(
+        'QueryTimedOut',
+        `The query timed out: answering it needs ${spent}. Narrow it with a condition on an indexed field ` +
+          '(id, key, or a createdAt range), ask withTotal=false, or page by id (sort=id asc with where id > "<last id>").',
+      ),
+    );
   }
 }
 

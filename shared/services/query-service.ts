@@ -1,4 +1,15 @@
-import { collectPage, compileSort, planQuery, resourceFields, type Page, type PageRequest } from '../domain/query';
+import {
+  anyMatch,
+  collectPage,
+  compileSort,
+  planQuery,
+  QueryBudget,
+  resourceFields,
+  type Page,
+  type PageRequest,
+  type QueryPlan,
+  type StoreAccess,
+} from '../domain/query';
 import { resourceJsonSchema, type Resource } from '../domain/resource';
 import { compileSearch, type FacetResult } from '../domain/search';
 import type { QueryParameters } from '../domain/query-parameters';
@@ -6,44 +17,104 @@ import type { ResourceStore } from '../store/resource-store';
 
 /**
  * Queries and search over a project's resources. DynamoDB cannot evaluate commercetools
- * predicates, so the store streams the project's items (projected, in id order, from the lowest
- * id the predicate admits) and the plan is evaluated here, holding one page window at a time.
+ * predicates, so every query is evaluated here, in full, over the resources the plan says can
+ * match, in the order the store can give them (query-plan.ts): ids and keys are read directly,
+ * id and createdAt orders and ranges are ranges of the table's sort key, and an unfiltered total
+ * is the project's counter. Whatever else a query needs is read within the budget, past which it
+ * answers 400 `QueryTimedOut`.
  */
 export class ResourceQueryService {
-  constructor(private readonly store: ResourceStore) {}
+  constructor(
+    private readonly store: ResourceStore,
+    private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
+  ) {}
 
   /** Rows 1 and 12. */
   async query(projectKey: string, query: QueryParameters): Promise<Page<Resource>> {
     const plan = planQuery({ where: query.all('where'), sort: query.all('sort'), variables: variablesOf(query) });
-    return collectPage(this.store.scan(projectKey, { fromId: plan.fromId }), plan, pageRequestOf(query));
+    const page = pageRequestOf(query);
+    const named = await this.namedCandidates(projectKey, plan);
+    if (named) return collectPage(named, plan, page, { budget: this.budget });
+
+    // The counters give an unfiltered total, and tell whether ids follow creation time. They are
+    // read alongside the page, which assumes what holds for every project without resources from
+    // before the counters (docs/design.md); in the rare project where it does not, it is read again.
+    // A total is worth taking from the counters only when the page can end early (else the read
+    // counts anyway).
+    const countedTotal = page.withTotal && !plan.filtered && plan.access(true).streamOrder !== undefined;
+    if (!countedTotal && !plan.usesCreationOrder) return this.readPage(projectKey, plan, plan.access(false), page);
+    const [stats, speculative] = await Promise.all([
+      this.store.stats(projectKey),
+      settled(this.readPage(projectKey, plan, plan.access(true), countedTotal ? { ...page, withTotal: false } : page)),
+    ]);
+    const total = countedTotal ? stats.total : undefined;
+    if ((stats.idsInCreationOrder || !plan.usesCreationOrder) && (total !== undefined || !countedTotal)) {
+      const answer = speculative.unwrap();
+      return total === undefined ? answer : { ...answer, total };
+    }
+    const answer = await this.readPage(projectKey, plan, plan.access(stats.idsInCreationOrder), total === undefined ? page : { ...page, withTotal: false });
+    return total === undefined ? answer : { ...answer, total };
+  }
+
+  /** One page of the plan's matches, read from the store range `access` names. */
+  private readPage(projectKey: string, plan: QueryPlan, access: StoreAccess, page: PageRequest): Promise<Page<Resource>> {
+    const documents = this.store.scan(projectKey, {
+      ...access,
+      // About one page, when the stream's order lets the page end early; else reads of at most
+      // 2,000 resources, so that the budget's clock is looked at between reads of bounded time.
+      firstReadSize: access.streamOrder && !page.withTotal ? page.offset + page.limit + 1 : FULL_READ_SIZE,
+    });
+    return collectPage(documents, { ...plan, streamOrder: access.streamOrder }, page, { budget: this.budget });
   }
 
   /** Row 5: whether any resource matches; reading stops at the first match. */
   async exists(projectKey: string, query: QueryParameters): Promise<boolean> {
     const plan = planQuery({ where: query.all('where'), sort: [], variables: variablesOf(query) });
-    for await (const resource of this.store.scan(projectKey, { fromId: plan.fromId })) {
-      if (plan.matches(resource)) return true;
-    }
-    return false;
+    const named = await this.namedCandidates(projectKey, plan);
+    if (named) return anyMatch(named, plan.matches, this.budget);
+    const stats = plan.usesCreationOrder ? await this.store.stats(projectKey) : undefined;
+    const access = plan.access(stats?.idsInCreationOrder ?? false);
+    return anyMatch(this.store.scan(projectKey, { ...access, firstReadSize: 100 }), plan.matches, this.budget);
   }
 
   /** Row 4: full-text, filters and facets. Facets count over every resource of the facet base. */
   async search(projectKey: string, query: QueryParameters): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
     const search = compileSearch(query.entries, resourceJsonSchema());
     const sort = query.all('sort');
-    const plan = {
-      matches: search.matchesResults,
-      compare: compileSort([...sort], resourceFields()),
-      inStoreOrder: sort.every((entry) => /^\s*id\s+asc\s*$/i.test(entry)),
-    };
+    const compare = compileSort([...sort], resourceFields());
+    const inIdOrder = sort.every((entry) => /^\s*id\s+asc\s*$/i.test(entry));
     const facets = search.facets;
     const page = await collectPage(
-      this.store.scan(projectKey),
-      plan,
+      this.store.scan(projectKey, { firstReadSize: FULL_READ_SIZE }),
+      { matches: search.matchesResults, compare, ...(inIdOrder ? { streamOrder: compare } : {}) },
       pageRequestOf(query),
-      facets && ((resource) => search.matchesFacetBase(resource) && facets.add(resource)),
+      { budget: this.budget, ...(facets ? { observe: (resource: Resource) => search.matchesFacetBase(resource) && facets.add(resource) } : {}) },
     );
     return { ...page, facets: facets?.result() ?? {} };
+  }
+
+  /** The only resources that can match, when the predicate names them by id or key. */
+  private async namedCandidates(projectKey: string, plan: QueryPlan): Promise<Resource[] | undefined> {
+    if (plan.ids) return this.store.getMany(projectKey, plan.ids);
+    if (plan.keys) return this.store.getManyByKey(projectKey, plan.keys);
+    return undefined;
+  }
+}
+
+/** The first read of a scan that may read everything (it doubles up to the store's maximum). */
+const FULL_READ_SIZE = 1_000;
+
+/** A promise's outcome, kept until asked for (no unhandled rejection meanwhile). */
+async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {
+  try {
+    const value = await promise;
+    return { unwrap: () => value };
+  } catch (error) {
+    return {
+      unwrap: () => {
+        throw error;
+      },
+    };
   }
 }
 

@@ -19,11 +19,36 @@ export interface ResourceStore {
   /** Applies net changes at the expected version; a request that changes nothing keeps the version. */
   update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource>;
   delete(projectKey: string, id: string, expectedVersion?: number): Promise<Resource>;
+  /** The resources with these ids that exist (any order), read strongly consistently. */
+  getMany(projectKey: string, ids: readonly string[]): Promise<Resource[]>;
+  /** The resources holding these keys (any order), through the key sentinels. */
+  getManyByKey(projectKey: string, keys: readonly string[]): Promise<Resource[]>;
   /**
-   * Every resource of the project in id order, page by page, from `fromId` (inclusive) when
-   * given. Queries evaluate their predicates over this stream and stop reading when they can.
+   * The project's resources in id order (ids sort by creation time: shared/domain/resource-id.ts),
+   * page by page, from `fromId` up to `toId` (both inclusive, either may be a prefix), or in
+   * reverse. Queries evaluate their predicates over this stream and stop reading when they can.
    */
-  scan(projectKey: string, options?: { fromId?: string }): AsyncIterable<Resource>;
+  scan(projectKey: string, options?: ScanRange): AsyncIterable<Resource>;
+  /** The project's counters, in one small read. */
+  stats(projectKey: string): Promise<ProjectStats>;
+}
+
+export interface ScanRange {
+  fromId?: string;
+  toId?: string;
+  descending?: boolean;
+  /**
+   * Items the first read should fetch (then twice as many per read): a query that needs one page
+   * reads about one page. Without it, each read fetches as much as the store allows.
+   */
+  firstReadSize?: number;
+}
+
+export interface ProjectStats {
+  /** How many resources the project has; undefined when the counters cannot tell (see legacy). */
+  total: number | undefined;
+  /** Every id of the project is creation-ordered: id order is `createdAt asc, id asc`. */
+  idsInCreationOrder: boolean;
 }
 
 export interface NewResource {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import type { QueryPlan } from './query-plan';
+import type { QueryBudget } from './query-budget';
 
 export interface PageRequest {
   limit: number;
@@ -20,33 +20,49 @@ export const pageOf = <T extends z.core.$ZodType>(result: T) => z.extend(PageFie
 
 export type Page<T> = z.infer<typeof PageFields> & { results: T[] };
 
+/** What a page needs of a plan: the predicate, the order, and the order the stream already has. */
+export interface PageOrder {
+  matches: (document: unknown) => boolean;
+  compare: (a: unknown, b: unknown) => number;
+  /**
+   * The stream's own order, when it has one that `compare` refines (see StoreAccess): a full
+   * page is final once a document sorts after its last one in this order.
+   */
+  streamOrder?: (a: unknown, b: unknown) => number;
+}
+
+export interface CollectOptions<T> {
+  /** Sees every document read (search's facets, which then need the whole stream). */
+  observe?: (document: T) => void;
+  budget?: QueryBudget;
+}
+
 /**
  * Reads a stream of documents into one page of matches. It holds at most `offset + limit`
- * documents — the window sorting needs — and, when the stream already comes in the wanted order
- * and no total is asked for, stops reading as soon as the page is full. `observe` sees every
- * document read (search uses it for facets, which then need the whole stream).
+ * documents — the window sorting needs — and, when the stream comes in an order that the sort
+ * refines and no total is asked for, stops reading once the page is final. Every document read
+ * counts against the budget.
  */
 export async function collectPage<T>(
-  documents: AsyncIterable<T>,
-  plan: Pick<QueryPlan, 'matches' | 'compare' | 'inStoreOrder'>,
+  documents: AsyncIterable<T> | Iterable<T>,
+  plan: PageOrder,
   page: PageRequest,
-  observe?: (document: T) => void,
+  { observe, budget }: CollectOptions<T> = {},
 ): Promise<Page<T>> {
   const windowSize = page.offset + page.limit;
-  const stopWhenFull = plan.inStoreOrder && !page.withTotal && !observe;
+  const { streamOrder } = plan;
+  const stopWhenFinal = streamOrder !== undefined && !page.withTotal && !observe;
+  const spend = budget?.start();
   const window: T[] = [];
   let total = 0;
 
   for await (const document of documents) {
+    spend?.();
+    if (stopWhenFinal && (windowSize === 0 || (window.length === windowSize && streamOrder(window[windowSize - 1], document) < 0))) break;
     observe?.(document);
     if (!plan.matches(document)) continue;
     total++;
-    if (plan.inStoreOrder) {
-      if (window.length < windowSize) window.push(document);
-      if (stopWhenFull && window.length >= windowSize) break;
-    } else {
-      insertBounded(window, document, plan.compare, windowSize);
-    }
+    insertBounded(window, document, plan.compare, windowSize);
   }
 
   const results = window.slice(page.offset);
@@ -57,6 +73,16 @@ export async function collectPage<T>(
     ...(page.withTotal ? { total } : {}),
     results,
   };
+}
+
+/** Whether any document of the stream matches; reading stops at the first match. */
+export async function anyMatch<T>(documents: AsyncIterable<T> | Iterable<T>, matches: (document: T) => boolean, budget?: QueryBudget): Promise<boolean> {
+  const spend = budget?.start();
+  for await (const document of documents) {
+    spend?.();
+    if (matches(document)) return true;
+  }
+  return false;
 }
 
 /** Keeps `window` sorted and no longer than `size`: binary search for the place, drop the last. */

@@ -2,6 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, Updat
 import type { AttemptWindow } from '../../domain/auth/brute-force-brake';
 import type { ApiClient, ClientStore } from '../client-store';
 import { isConditionFailure, translateEngineError } from './errors';
+import { allItemsOf, conditionalWrite } from './operations';
 import { ATTEMPT_COUNTER_PREFIX, attemptCounterKey, clientKey } from './keys';
 import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
@@ -36,42 +37,36 @@ export class DynamoDbClientStore implements ClientStore {
 
   /** Clients are few and listed only by operators: a filtered scan is enough. */
   async list(): Promise<ApiClient[]> {
-    const clients: ApiClient[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db
-        .send(
-          new ScanCommand({
-            TableName: this.tableName,
-            FilterExpression: '#type = :client',
-            ExpressionAttributeNames: { '#type': 'type' },
-            ExpressionAttributeValues: { ':client': 'client' },
-            ExclusiveStartKey,
-          }),
-        )
-        .catch(translateEngineError);
-      clients.push(...(page.Items ?? []).map(toClient));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return clients;
+    const items = await allItemsOf((ExclusiveStartKey) =>
+      this.db.send(
+        new ScanCommand({
+          TableName: this.tableName,
+          FilterExpression: '#type = :client',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: { ':client': 'client' },
+          ExclusiveStartKey,
+        }),
+      ),
+    );
+    return items.map(toClient);
   }
 
   async revoke(clientId: string, at: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: clientKey(clientId),
-          UpdateExpression: 'SET revokedAt = :at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':at': at },
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      return translateEngineError(error);
-    }
+    return conditionalWrite(
+      async () => {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: clientKey(clientId),
+            UpdateExpression: 'SET revokedAt = :at',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':at': at },
+          }),
+        );
+        return true;
+      },
+      () => false,
+    );
   }
 
   /**

@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, type 
 import type { ExtensionAction } from '../../domain/extensions/actions';
 import { ExtensionBinding, type ExtensionTarget } from '../../domain/extensions/binding';
 import type { ExtensionStore } from '../extension-store';
-import { isConditionFailure, translateEngineError } from './errors';
+import { translateEngineError } from './errors';
+import { allItemsOf, conditionalWrite } from './operations';
 import { projectPartition } from './keys';
 
 /**
@@ -42,27 +43,21 @@ export class DynamoDbExtensionStore implements ExtensionStore {
   }
 
   async delete(projectKey: string, action: ExtensionAction): Promise<boolean> {
-    try {
-      await this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: extensionKey(projectKey, action),
-          ConditionExpression: 'attribute_exists(pk)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      return translateEngineError(error);
-    }
+    return conditionalWrite(
+      async () => {
+        await this.db.send(
+          new DeleteCommand({ TableName: this.tableName, Key: extensionKey(projectKey, action), ConditionExpression: 'attribute_exists(pk)' }),
+        );
+        return true;
+      },
+      () => false,
+    );
   }
 
   async list(projectKey?: string): Promise<ExtensionBinding[]> {
-    const bindings: ExtensionBinding[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      // One project: its item collection's EXTENSION# range. Every project: bindings are few and
-      // listed only by operators, so a filtered scan is enough.
+    // One project: its item collection's EXTENSION# range. Every project: bindings are few and
+    // listed only by operators, so a filtered scan is enough.
+    const items = await allItemsOf((ExclusiveStartKey) => {
       const command = projectKey
         ? new QueryCommand({
             TableName: this.tableName,
@@ -79,11 +74,9 @@ export class DynamoDbExtensionStore implements ExtensionStore {
             ConsistentRead: true,
             ExclusiveStartKey,
           });
-      const page = await this.db.send(command).catch(translateEngineError);
-      bindings.push(...(page.Items ?? []).map(toBinding));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return bindings.sort((a, b) => a.projectKey.localeCompare(b.projectKey) || a.action.localeCompare(b.action));
+      return this.db.send(command);
+    });
+    return items.map(toBinding).sort((a, b) => a.projectKey.localeCompare(b.projectKey) || a.action.localeCompare(b.action));
   }
 }
 

@@ -1,9 +1,16 @@
 /**
  * The single table's key layout. Everything of a project shares one partition key, so a project
- * is one item collection that a Query pages through in id order:
+ * is one item collection that a Query pages through in id order (ids are UUIDv7, so that is
+ * also creation order — shared/domain/resource-id.ts):
  *
  *   pk = PROJECT#<projectKey>   sk = RESOURCE#<id>    the resource
  *   pk = PROJECT#<projectKey>   sk = KEY#<key>        key sentinel: makes keys unique per project
+ *   pk = PROJECT#<projectKey>   sk = STATS#<nn>       one of 16 counter shards: resources added
+ *                                                     minus removed, written in the same
+ *                                                     transaction as the create or delete
+ *   pk = PROJECT#<projectKey>   sk = STATS#legacy     a project with resources from before the
+ *                                                     counters and ordered ids (the migration
+ *                                                     writes it: their count, `unorderedIds`)
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
  *   pk = CLIENT#<clientId>      sk = ATTEMPTS#<window>#<source>   its brute-force brake counter per source address
  *
@@ -17,6 +24,15 @@ export const RESOURCE_PREFIX = 'RESOURCE#';
 export const RESOURCE_RANGE_END = 'RESOURCE$';
 export const resourceKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${RESOURCE_PREFIX}${id}` });
 export const keySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `KEY#${key}` });
+export const STATS_PREFIX = 'STATS#';
+/** Sorts right after every `STATS#…` key. */
+export const STATS_RANGE_END = 'STATS$';
+export const STATS_SHARDS = 16;
+export const statsShardKey = (projectKey: string, shard: number) => ({
+  pk: projectPartition(projectKey),
+  sk: `${STATS_PREFIX}${String(shard).padStart(2, '0')}`,
+});
+export const legacyStatsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: `${STATS_PREFIX}legacy` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 export const ATTEMPT_COUNTER_PREFIX = 'ATTEMPTS#';
 export const attemptCounterKey = (clientId: string, window: number, source: string) => ({

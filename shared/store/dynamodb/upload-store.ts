@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PendingUpload } from '../../domain/images/image-upload';
 import type { UploadStore } from '../upload-store';
-import { isConditionFailure, translateEngineError } from './errors';
+import { translateEngineError } from './errors';
+import { conditionalWrite } from './operations';
 import { projectPartition } from './keys';
 import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
@@ -66,14 +67,14 @@ export class DynamoDbUploadStore implements UploadStore {
   }
 
   async claim(projectKey: string, uploadId: string): Promise<boolean> {
-    try {
-      await this.db.send(
-        new DeleteCommand({ TableName: this.tableName, Key: uploadKey(projectKey, uploadId), ConditionExpression: 'attribute_exists(pk)' }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      return translateEngineError(error);
-    }
+    return conditionalWrite(
+      async () => {
+        await this.db.send(
+          new DeleteCommand({ TableName: this.tableName, Key: uploadKey(projectKey, uploadId), ConditionExpression: 'attribute_exists(pk)' }),
+        );
+        return true;
+      },
+      () => false,
+    );
   }
 }

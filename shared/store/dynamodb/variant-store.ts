@@ -2,7 +2,8 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentC
 import { InvalidOperationError } from '../../domain/errors';
 import type { Image, Variant } from '../../domain/images/variant';
 import type { VariantStore } from '../variant-store';
-import { cancellationReasons, isConditionFailure, itemOfConditionFailure, RetryableRace, translateEngineError } from './errors';
+import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
+import { conditionalWrite } from './operations';
 import { projectPartition } from './keys';
 import { withRetries } from './retries';
 
@@ -53,30 +54,31 @@ export class DynamoDbVariantStore implements VariantStore {
 
   /** Appends in one UpdateItem; undefined when the variant does not exist. */
   private async appendIfExists(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean) {
-    try {
-      const { Attributes } = await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: variantKey(projectKey, id),
-          UpdateExpression: publish
-            ? 'SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image)'
-            : 'SET stagedImages = list_append(stagedImages, :image)',
-          // With a sku given, the variant must carry that very sku (both name the same variant).
-          ConditionExpression: sku === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND sku = :sku',
-          ExpressionAttributeValues: { ':image': [image], ...(sku === undefined ? {} : { ':sku': sku }) },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-      return toVariant(Attributes!);
-    } catch (error) {
-      if (!isConditionFailure(error)) return translateEngineError(error);
-      const current = itemOfConditionFailure(error);
-      if (!current) return undefined;
-      throw new InvalidOperationError(
-        `Variant ${id} has ${current.sku === undefined ? 'no sku' : `the sku '${String(current.sku)}'`}, not '${sku}'.`,
-      );
-    }
+    return conditionalWrite(
+      async () => {
+        const { Attributes } = await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: variantKey(projectKey, id),
+            UpdateExpression: publish
+              ? 'SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image)'
+              : 'SET stagedImages = list_append(stagedImages, :image)',
+            // With a sku given, the variant must carry that very sku (both name the same variant).
+            ConditionExpression: sku === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND sku = :sku',
+            ExpressionAttributeValues: { ':image': [image], ...(sku === undefined ? {} : { ':sku': sku }) },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        );
+        return toVariant(Attributes!);
+      },
+      (current) => {
+        if (!current) return undefined;
+        throw new InvalidOperationError(
+          `Variant ${id} has ${current.sku === undefined ? 'no sku' : `the sku '${String(current.sku)}'`}, not '${sku}'.`,
+        );
+      },
+    );
   }
 
   private async create(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean): Promise<Variant> {

@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { inject } from 'vitest';
+import { baseUrl, tokenFor } from './api-client';
+
+/**
+ * The real handlers, run in this process through the same local gateway, against the suite's
+ * DynamoDB Local — with a middleware on the SDK client that records every DynamoDB call and the
+ * read units DynamoDB says it consumed (ReturnConsumedCapacity=TOTAL). Counts, not timings.
+ */
+export interface Observed {
+  answer: APIGatewayProxyStructuredResultV2;
+  /** The DynamoDB commands sent, in order. */
+  calls: string[];
+  /** Read capacity units consumed by reads (GetItem, Query, BatchGetItem, ...). */
+  readUnits: number;
+}
+
+export interface InProcessGateway {
+  send(method: string, url: string, json?: unknown): Promise<Observed>;
+  stop(): void;
+}
+
+const READS = /^(GetItem|Query|Scan|BatchGetItem|TransactGetItems)Command$/;
+
+/** `environment` is set before the handlers load (e.g. a small query budget). */
+export async function startInProcessGateway(environment: Record<string, string> = {}): Promise<InProcessGateway> {
+  const endpoints = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8'));
+  Object.assign(process.env, {
+    TABLE_NAME: endpoints.tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamoDbEndpoint,
+    AWS_REGION: 'local',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    TOKEN_ISSUER: baseUrl.replace('127.0.0.1', 'localhost'),
+    TOKEN_AUDIENCE: 'generic-resource-service',
+    SIGNING_KEY_FILE: join(inject('dataDir'), 'signing-key.pem'),
+    POWERTOOLS_METRICS_DISABLED: 'true',
+    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    ...environment,
+  });
+  const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+  let calls: string[] = [];
+  let readUnits = 0;
+  const name = 'observeDynamoDbCalls';
+  dynamoDb.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String(context.commandName);
+      calls.push(command);
+      (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      if (READS.test(command)) {
+        const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+        readUnits += [consumed ?? []].flat().reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
+      }
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+  const gateway = await (await import('../../local/stack')).createLocalGateway();
+
+  const send = async (method: string, url: string, json?: unknown): Promise<Observed> => {
+    const token = await tokenFor();
+    calls = [];
+    readUnits = 0;
+    const answer = await gateway.answer({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(json)),
+    });
+    return { answer, calls: [...calls], readUnits };
+  };
+  // The authorizer reads the token's client once per cached verdict (300 s), not per request:
+  // settle that verdict before counting the operations' own round trips.
+  await send('GET', '/demo/resource/key=warm-up');
+  return {
+    send,
+    stop: () => {
+      dynamoDb.middlewareStack.remove(name);
+      for (const variable of Object.keys(environment)) delete process.env[variable];
+    },
+  };
+}

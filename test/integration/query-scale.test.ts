@@ -1,0 +1,200 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Resource } from '../../shared/domain/resource';
+import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
+import { resourceKey } from '../../shared/store/dynamodb/keys';
+import { draftExample } from './api-client';
+import { startInProcessGateway, type InProcessGateway } from './in-process';
+
+/**
+ * Queries an index can answer read about one page whatever the project's size: read units are
+ * DynamoDB's own ConsumedCapacity, counted per request. A full read of this project costs about
+ * PROJECT_SIZE × 0.5 KB / 4 KB ≈ 50 units, so "a few units" is the index at work. Everything else
+ * keeps its exact semantics within a budget (set small here), past which it is 400 QueryTimedOut.
+ */
+const PROJECT = 'scale';
+const LEGACY = 'scale-legacy';
+const PROJECT_SIZE = 400;
+const BUDGET_ITEMS = 300;
+let gateway: InProcessGateway;
+let store: DynamoDbResourceStore;
+let seeded: Resource[] = [];
+
+/** The reference order of `sort=createdAt asc`: createdAt, then id (commercetools' tiebreak). */
+const byCreation = (a: Resource, b: Resource) => a.createdAt.localeCompare(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byCreationDesc = (a: Resource, b: Resource) => b.createdAt.localeCompare(a.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+const objectTypeProperty = (index: number) => ({
+  ...draftExample.objectTypeProperty,
+  arrayOfIntExample: [index % 7, 1000 + index],
+  arrayOfStringExample: [`word-${index}`],
+});
+
+beforeAll(async () => {
+  gateway = await startInProcessGateway({ QUERY_BUDGET_ITEMS: String(BUDGET_ITEMS) });
+  const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+  store = new DynamoDbResourceStore(dynamoDb, process.env.TABLE_NAME!);
+  let next = 0;
+  const created: Resource[] = [];
+  // Concurrent creates: many share a millisecond, which the id tiebreak must order.
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < PROJECT_SIZE) {
+        const index = next++;
+        created.push(await store.create(PROJECT, { key: `s-${String(index).padStart(3, '0')}`, objectTypeProperty: objectTypeProperty(index) }));
+      }
+    }),
+  );
+  seeded = created.sort(byCreation);
+}, 120_000);
+
+afterAll(() => gateway?.stop());
+
+const body = (observed: { answer: { body?: unknown } }) => JSON.parse(observed.answer.body as string);
+const query = (path: string) => gateway.send('GET', `/${PROJECT}/resource${path}`);
+const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
+const idsOf = (resources: { id: string }[]) => resources.map((resource) => resource.id);
+
+describe('index-answerable queries read about one page (rows 1, 5, 12)', () => {
+  it('key = …: the key sentinel and the resource, about 2 read units, with an exact total', async () => {
+    const observed = await query(`?${where('key = "s-123"')}`);
+    expect(observed.answer.statusCode).toBe(200);
+    expect(body(observed)).toMatchObject({ count: 1, total: 1, results: [{ key: 's-123' }] });
+    expect(observed.calls).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+    expect(observed.readUnits).toBeLessThanOrEqual(2);
+  });
+
+  it('key in (…) with another conjunct: the other conjunct is evaluated on those resources only', async () => {
+    const keys = ['s-001', 's-002', 's-007', 's-014', 'missing'];
+    const observed = await query(`?${where(`key in (${keys.map((key) => `"${key}"`).join(', ')}) and objectTypeProperty(arrayOfIntExample contains 0)`)}&sort=key asc`);
+    expect(body(observed).results.map((resource: Resource) => resource.key)).toEqual(['s-007', 's-014']);
+    expect(body(observed).total).toBe(2);
+    expect(observed.readUnits).toBeLessThanOrEqual(keys.length * 2);
+  });
+
+  it('id = … and id in (…): one BatchGetItem', async () => {
+    const wanted = [seeded[5]!, seeded[250]!, seeded[399]!];
+    const observed = await query(`?${where(`id in (${wanted.map((resource) => `"${resource.id}"`).join(', ')})`)}&withTotal=false`);
+    expect(idsOf(body(observed).results)).toEqual(idsOf(wanted).sort());
+    expect(observed.calls).toEqual(['BatchGetItemCommand']);
+    expect(observed.readUnits).toBeLessThanOrEqual(wanted.length);
+    const single = await query(`?${where(`id = "${seeded[7]!.id}"`)}`);
+    expect(body(single)).toMatchObject({ count: 1, total: 1, results: [{ id: seeded[7]!.id }] });
+  });
+
+  it('sort=createdAt desc and asc, limit 20, at offsets: the reference order, about a page of reads', async () => {
+    const descending = [...seeded].sort(byCreationDesc);
+    for (const offset of [0, 100]) {
+      const desc = await query(`?sort=createdAt desc&limit=20&offset=${offset}&withTotal=false`);
+      expect(idsOf(body(desc).results)).toEqual(idsOf(descending.slice(offset, offset + 20)));
+      const asc = await query(`?sort=createdAt asc&limit=20&offset=${offset}&withTotal=false`);
+      expect(idsOf(body(asc).results)).toEqual(idsOf(seeded.slice(offset, offset + 20)));
+      // The counters (1 unit) and offset + 21 items of about 0.5 KB.
+      expect(desc.readUnits).toBeLessThanOrEqual(2 + Math.ceil(((offset + 21) * 0.6) / 4));
+      expect(asc.calls).toEqual(['QueryCommand', 'QueryCommand']);
+    }
+  });
+
+  it('createdAt ranges, alone or with a sort: the reference answer, reading only the range', async () => {
+    const from = seeded[200]!.createdAt;
+    const to = seeded[240]!.createdAt;
+    const expected = seeded.filter((resource) => resource.createdAt >= from && resource.createdAt < to);
+    const observed = await query(`?${where(`createdAt >= "${from}" and createdAt < "${to}"`)}&sort=createdAt asc&limit=100&withTotal=false`);
+    expect(idsOf(body(observed).results)).toEqual(idsOf(expected));
+    expect(observed.readUnits).toBeLessThanOrEqual(2 + Math.ceil(((expected.length + 41) * 0.6) / 4));
+    const withTotal = await query(`?${where(`createdAt >= "${from}"`)}&limit=5`);
+    expect(body(withTotal).total).toBe(seeded.filter((resource) => resource.createdAt >= from).length);
+  });
+
+  it('withTotal on an unfiltered query reads the counter, not the project', async () => {
+    const observed = await query('?limit=20');
+    expect(body(observed)).toMatchObject({ count: 20, total: PROJECT_SIZE });
+    expect(idsOf(body(observed).results)).toEqual(idsOf([...seeded].sort((a, b) => (a.id < b.id ? -1 : 1)).slice(0, 20)));
+    expect(observed.readUnits).toBeLessThanOrEqual(6);
+  });
+
+  it('HEAD with a key or id predicate reads the named resources only', async () => {
+    const byKey = await gateway.send('HEAD', `/${PROJECT}/resource?${where('key = "s-042"')}`);
+    expect(byKey.answer.statusCode).toBe(200);
+    expect(byKey.readUnits).toBeLessThanOrEqual(2);
+    const missing = await gateway.send('HEAD', `/${PROJECT}/resource?${where(`id = "${randomUUID()}"`)}`);
+    expect(missing.answer.statusCode).toBe(404);
+  });
+
+  it('is strongly consistent: a resource just created is on the first page of sort=createdAt desc, and in the total', async () => {
+    const before = body(await query('?limit=1')).total;
+    const created = body(await gateway.send('POST', `/${PROJECT}/resource`, { objectTypeProperty: objectTypeProperty(7) }));
+    const newest = body(await query('?sort=createdAt desc&limit=1'));
+    expect(newest.results[0].id).toBe(created.id);
+    expect(newest.total).toBe(before + 1);
+    await gateway.send('DELETE', `/${PROJECT}/resource/${created.id}`);
+    expect(body(await query('?limit=1')).total).toBe(before);
+  });
+});
+
+describe('queries no index answers: exact within the budget, else 400 QueryTimedOut', () => {
+  it('a predicate on objectTypeProperty over more resources than the budget is 400 QueryTimedOut, saying what to do', async () => {
+    const observed = await query(`?${where('objectTypeProperty(arrayOfIntExample contains 3)')}`);
+    expect(observed.answer.statusCode).toBe(400);
+    const error = body(observed);
+    expect(error).toMatchObject({ statusCode: 400, errors: [{ code: 'QueryTimedOut' }] });
+    expect(error.message).toMatch(/withTotal=false/);
+    expect(error.message).toMatch(/createdAt/);
+  });
+
+  it('the same predicate within an index range is answered exactly', async () => {
+    const from = seeded[300]!.createdAt;
+    const observed = await query(`?${where(`createdAt >= "${from}" and objectTypeProperty(arrayOfIntExample contains 3)`)}&limit=100`);
+    expect(observed.answer.statusCode).toBe(200);
+    const expected = seeded.filter((resource) => resource.createdAt >= from && (resource.objectTypeProperty.arrayOfIntExample ?? []).includes(3));
+    expect(body(observed).total).toBe(expected.length);
+    expect(idsOf(body(observed).results).sort()).toEqual(idsOf(expected).sort());
+  });
+
+  it('search, other sorts and HEAD past the budget are 400 too, never a 5xx', async () => {
+    const search = await gateway.send('GET', `/${PROJECT}/resource/searchApiPattern?text.en=word`);
+    expect(search.answer.statusCode).toBe(400);
+    expect(body(search).errors[0].code).toBe('QueryTimedOut');
+    const sorted = await query('?sort=key desc&limit=5');
+    expect(sorted.answer.statusCode).toBe(400);
+    const head = await gateway.send('HEAD', `/${PROJECT}/resource?${where('objectTypeProperty(arrayOfIntExample contains 99999)')}`);
+    expect(head.answer.statusCode).toBe(400);
+  });
+});
+
+describe('a project with resources from before ordered ids and counters, after npm run migrate-query-index', () => {
+  const legacy: Resource[] = [];
+
+  beforeAll(async () => {
+    const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+    // Random (version 4) ids, created a day apart: id order is not creation order.
+    for (let index = 0; index < 30; index++) {
+      const at = new Date(Date.UTC(2024, 0, 1 + index)).toISOString();
+      const resource: Resource = { id: randomUUID(), version: 1, createdAt: at, lastModifiedAt: at, objectTypeProperty: objectTypeProperty(index) };
+      await dynamoDb.send(new PutCommand({ TableName: process.env.TABLE_NAME!, Item: { ...resourceKey(LEGACY, resource.id), type: 'resource', ...resource } }));
+      legacy.push(resource);
+    }
+    // The migration, as an operator runs it, on this project.
+    const endpoints = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8'));
+    execFileSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/migrate-query-index.ts', '--project', LEGACY, '--endpoint', endpoints.dynamoDbEndpoint, '--table', endpoints.tableName],
+      { stdio: 'pipe' },
+    );
+    for (let index = 0; index < 5; index++) legacy.push(await store.create(LEGACY, { objectTypeProperty: objectTypeProperty(index) }));
+    legacy.sort(byCreation);
+  });
+
+  it('sorts and ranges by createdAt correctly (the exact evaluator), and counts every resource', async () => {
+    const desc = body(await gateway.send('GET', `/${LEGACY}/resource?sort=createdAt desc&limit=10`));
+    expect(idsOf(desc.results)).toEqual(idsOf([...legacy].sort(byCreationDesc).slice(0, 10)));
+    expect(desc.total).toBe(35);
+    const from = legacy[10]!.createdAt;
+    const ranged = body(await gateway.send('GET', `/${LEGACY}/resource?${where(`createdAt >= "${from}"`)}&sort=createdAt asc&limit=50`));
+    expect(idsOf(ranged.results)).toEqual(idsOf(legacy.slice(10)));
+  });
+});
