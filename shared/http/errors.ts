@@ -89,7 +89,6 @@ export const invalidInput = (message: string) => fromDomainError(new InvalidInpu
 export const invalidOperation = (message: string, statusCode: 400 | 409 = 400) =>
   fromDomainError(new InvalidOperationError(message, { untilStateChanges: statusCode === 409 }));
 
-
 export const concurrentModification = (expectedVersion: number | undefined, currentVersion: number | undefined) =>
   fromDomainError(new VersionConflictError(expectedVersion, currentVersion));
 
