@@ -84,7 +84,7 @@ export async function runInFreshProcess(node: string, built: BuiltFunction, name
 function lambdaEnvironment(name: string): NodeJS.ProcessEnv {
   const pick = (names: string[]) => Object.fromEntries(names.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
   return {
-    ...pick(['PATH', 'TABLE_NAME', 'TOKEN_ISSUER', 'TOKEN_AUDIENCE', 'SIGNING_KEY_FILE', 'IMAGES_BUCKET', 'IMAGE_BASE_URL']),
+    ...pick(['PATH', 'TABLE_NAME', 'TOKEN_ISSUER', 'TOKEN_AUDIENCE', 'SIGNING_KEY_FILE', 'IMAGES_BUCKET', 'IMAGE_UPLOADS_BUCKET', 'IMAGE_BASE_URL']),
     ...pick(['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3']),
     POWERTOOLS_SERVICE_NAME: 'generic-resource-service',
     AWS_LAMBDA_FUNCTION_NAME: name,
