@@ -59,6 +59,7 @@ export const invocations: Record<string, Invocation> = {
     expect: 200,
   },
   'get-jwks': { request: () => ({ method: 'GET', url: '/oauth/jwks', headers: {}, body: none }), expect: 200 },
+  'get-authorization-server-metadata': { request: () => ({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: {}, body: none }), expect: 200 },
   'get-resource': {
     request: (context) => ({ method: 'GET', url: `/${context.project}/resource/${context.resource.id}`, headers: bearer(context), body: none }),
     expect: 200,
