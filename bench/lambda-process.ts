@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
-import { functionEntry, lambdaEsbuildOptions } from '../infra/bundling';
+import { functionEntry, lambdaEsbuildOptions, projectRoot } from '../infra/bundling';
 import { createGateway, type AuthorizerHandler, type GatewayRequest } from '../local/gateway';
-import { endpoints, fallback } from '../functions/endpoints';
+import { endpoints, fallback, functions } from '../functions/endpoints';
 
 /**
  * Lambda functions as the stack deploys them, run the way Lambda runs them: the bundle built with
@@ -22,6 +22,10 @@ export interface BuiltFunction {
 export async function buildFunction(name: string, outDir: string, entry = functionEntry(name)): Promise<BuiltFunction> {
   const outfile = join(outDir, `${name}.mjs`);
   const result = await build({ ...lambdaEsbuildOptions(entry, outfile), metafile: true, logLevel: 'silent' });
+  // The files a function declares beside its bundle (the stack copies them there: infra/files-beside-bundle.ts).
+  for (const file of functions.find((declaration) => declaration.name === name)?.filesBesideBundle ?? []) {
+    copyFileSync(join(projectRoot, file), join(outDir, basename(file)));
+  }
   return { outfile, bytes: Object.values(result.metafile.outputs)[0]!.bytes, metafile: result.metafile };
 }
 
