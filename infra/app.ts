@@ -49,7 +49,6 @@ export const stack = new GenericResourceServiceStack(app, name, {
   concurrencyAlarmThreshold: positiveInteger('concurrencyAlarmThreshold', context('concurrencyAlarmThreshold')),
   tokenRateLimit: acl ? { webAclArn: acl.webAclArn, edgeSecret: context('edgeSecret') ?? randomBytes(24).toString('base64url') } : undefined,
   crossRegionReferences: waf,
-  lastModifiedIndex: String(context('lastModifiedIndex')) === 'true',
   env,
 });
 
