@@ -81,7 +81,9 @@ export class ResourceQueryService {
     const { bounded: _, streamOrder, ...range } = access;
     const documents = this.store.scanByLastModified?.(projectKey, {
       ...range,
-      firstReadSize: streamOrder && !page.withTotal ? page.offset + page.limit + 1 : FULL_READ_SIZE,
+      // Inclusive bounds may hold an entry at each end that `>`/`<` exclude: two more, so that a
+      // page inside a range is still complete after one read.
+      firstReadSize: streamOrder && !page.withTotal ? page.offset + page.limit + 1 + (access.bounded ? 2 : 0) : FULL_READ_SIZE,
     });
     if (!documents) return undefined;
     return collectPage(documents, { ...plan, streamOrder }, page, { budget: this.budget });

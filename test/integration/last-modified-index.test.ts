@@ -110,6 +110,16 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
     const alone = await both(LARGE, `${range}&limit=100&withTotal=false`);
     expect(body(alone.observed).count).toBe(inRange.length);
     expect(alone.observed.readUnits).toBeLessThanOrEqual(inRange.length + 12);
+    // A page inside the range, its ends not shared with other resources: one index read, one BatchGetItem.
+    const unique = (index: number) => byModification.filter((resource) => resource.lastModifiedAt === byModification[index]!.lastModifiedAt).length === 1;
+    const [lower, upper] = [[150, 1], [190, -1]].map(([start, step]) => {
+      let index = start!;
+      while (!unique(index)) index += step!;
+      return byModification[index]!.lastModifiedAt;
+    });
+    const page = await both(LARGE, `${where(`lastModifiedAt > "${lower}" and lastModifiedAt < "${upper}"`)}&sort=lastModifiedAt desc&limit=5&withTotal=false`);
+    expect(body(page.observed).count).toBe(5);
+    expect(page.observed.calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
     const head = await gateway.send('HEAD', `/${LARGE}/resource?${range}`);
     expect(head.answer.statusCode).toBe(200);
     const empty = await gateway.send('HEAD', `/${LARGE}/resource?${where(`lastModifiedAt > "${to}" and lastModifiedAt < "${from}"`)}`);
