@@ -15,6 +15,9 @@ import type { LocalStack } from '../local/stack';
  * (the mock ignores `sort` on custom objects; customers have key, createdAt, lastModifiedAt and
  * an array of objects, `addresses`).
  */
+/** `LOCAL_LAST_MODIFIED_INDEX=true npm run bench -- queryAtScale`: the lastModifiedAt shapes through the optional index. */
+const LAST_MODIFIED_INDEX = process.env.LOCAL_LAST_MODIFIED_INDEX === 'true';
+const byLastModified = LAST_MODIFIED_INDEX ? 'lastModifiedAt index' : 'no index';
 export const QUERY_AT_SCALE_SIZES = (process.env.QUERY_AT_SCALE_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const MOCK_SIZE = 10_000;
 const ROUNDS = Number(process.env.QUERY_AT_SCALE_ROUNDS ?? 4);
@@ -45,6 +48,8 @@ const at = (index: number) => new Date(SEED_EPOCH + index * 1000).toISOString();
 const keyOf = (index: number) => `k-${String(index).padStart(6, '0')}`;
 const w = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 const quoted = (values: string[]) => values.map((value) => `"${value}"`).join(', ');
+/** 49 resources in the middle of the project (seeded resources were last modified when created). */
+const lastModifiedRange = (size: number) => `lastModifiedAt > "${at(Math.floor(size / 2))}" and lastModifiedAt < "${at(Math.floor(size / 2) + 50)}"`;
 const middleKeys = (size: number) => [keyOf(Math.floor(size / 2)), keyOf(Math.floor(size / 3)), keyOf(size - 7)];
 
 /** Shapes of the issue's table (index-answerable) and, for contrast, three that are not. */
@@ -66,7 +71,13 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
     },
     { name: 'HEAD, key = …', method: 'HEAD', ...both((_, size) => `?${w(`key = "${keyOf(size - 3)}"`)}`) },
     { name: 'withTotal=true, unfiltered, limit 20', ...both(() => '?limit=20&withTotal=true') },
-    { name: 'sort=lastModifiedAt desc, limit 20 (no index)', ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
+    { name: `sort=lastModifiedAt desc, limit 20 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
+    { name: `sort=lastModifiedAt asc, limit 20, offset 500 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt asc&limit=20&offset=500&withTotal=false') },
+    {
+      name: `lastModifiedAt range, sort=lastModifiedAt desc (${byLastModified})`,
+      ...both((_, size) => `?${w(lastModifiedRange(size))}&sort=lastModifiedAt desc&limit=20&withTotal=false`),
+    },
+    { name: `lastModifiedAt range alone (${byLastModified})`, ...both((_, size) => `?${w(lastModifiedRange(size))}&limit=20&withTotal=false`) },
     {
       name: 'predicate over arrays of objects, limit 20 (no index)',
       ours: () => `?${w('objectTypeProperty(arrayOfObjectType(integerExample = 4242))')}&limit=20&withTotal=false`,
@@ -127,6 +138,7 @@ export async function queryAtScale(stack: LocalStack, token: string) {
   return {
     project: PROJECT,
     sizes: QUERY_AT_SCALE_SIZES,
+    lastModifiedIndex: LAST_MODIFIED_INDEX,
     method: `${ROUNDS} rounds of ${PER_ROUND} calls of the shape and ${PER_ROUND} GETs by key, alternating; read units of one call (ConsumedCapacity)`,
     resources: bySize,
     labdMock: { resourceType: 'customers', size: MOCK_SIZE, shapes: mock },

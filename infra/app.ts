@@ -16,7 +16,9 @@ import { GenericResourceServiceStack } from './stack';
  * `-c alarmEmail=<address>` sends the alarms there; `-c concurrencyAlarmThreshold=<n>` (default 800);
  * `-c waf=true` puts the API behind CloudFront with an AWS WAF per-source rate limit on `/oauth/*`
  * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), and
- * `-c edgeSecret=<random>` keeps the distribution's secret stable across deployments.
+ * `-c edgeSecret=<random>` keeps the distribution's secret stable across deployments;
+ * `-c lastModifiedIndex=true` adds the index that answers sorts and ranges on lastModifiedAt
+ * (2 index write units per update, docs/design.md).
  */
 const app = new App();
 let deployment: DeploymentContext;

@@ -7,6 +7,8 @@ export interface DeploymentContext {
   region: string;
   cloudProvider: string;
   customDomain: CustomDomain;
+  /** `-c lastModifiedIndex=true`: the table's optional lastModifiedAt index (off unless asked: it costs a write per update). */
+  lastModifiedIndex: boolean;
 }
 
 /** The one line `npm run synth|deploy` prints when the pairing is not named: what to type. */
@@ -42,5 +44,6 @@ export function deploymentContext(context: (name: string) => unknown): Deploymen
           certificateArn: text('certificateArn'),
         }
       : undefined,
+    lastModifiedIndex: String(context('lastModifiedIndex')).trim() === 'true',
   };
 }

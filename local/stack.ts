@@ -7,6 +7,7 @@ import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { endpoints, fallback } from '../functions/endpoints';
 import { parseCorsOrigins } from '../shared/http/cors';
+import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
 import { startS3Local } from './s3-local';
@@ -73,7 +74,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
     imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
-    await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
+    // LOCAL_LAST_MODIFIED_INDEX=true: the optional lastModifiedAt index, as `-c lastModifiedIndex=true` in AWS.
+    const lastModifiedIndex = process.env.LOCAL_LAST_MODIFIED_INDEX === 'true';
+    await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME, { lastModifiedIndex });
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
     await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url }, null, 2));
@@ -94,6 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       TOKEN_ISSUER: url,
       TOKEN_AUDIENCE: LOCAL_AUDIENCE,
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
+      LAST_MODIFIED_INDEX: lastModifiedIndex ? LAST_MODIFIED_INDEX_NAME : '',
       // Locally the gateway prints one readable line per request; handlers speak up only for
       // warnings and errors, and EMF metrics (CloudWatch's format) stay off.
       POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',

@@ -52,7 +52,7 @@ export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLa
 
 // ---- Stores ----------------------------------------------------------------------------------
 
-export const resourceStore = /* @__PURE__ */ once((): ResourceStore => new DynamoDbResourceStore(dynamoDb(), config.tableName));
+export const resourceStore = /* @__PURE__ */ once((): ResourceStore => new DynamoDbResourceStore(dynamoDb(), config.tableName, undefined, config.lastModifiedIndex));
 export const clientStore = /* @__PURE__ */ once((): ClientStore => new DynamoDbClientStore(dynamoDb(), config.tableName));
 export const complexPathStore = /* @__PURE__ */ once((): ComplexPathStore => new DynamoDbComplexPathStore(dynamoDb(), config.tableName));
 export const extensionStore = /* @__PURE__ */ once((): ExtensionStore => new DynamoDbExtensionStore(dynamoDb(), config.tableName));

@@ -44,6 +44,10 @@ export const config = {
   get tokenTtlSeconds() {
     return Number(process.env.TOKEN_TTL_SECONDS ?? 172_800);
   },
+  /** The name of the table's optional `lastModifiedAt` index, when the deployment has it (docs/design.md). */
+  get lastModifiedIndex() {
+    return process.env.LAST_MODIFIED_INDEX || undefined;
+  },
   /** `LOCAL_MODE=true` (set by the local stack): extension targets on loopback addresses are allowed. */
   get localMode() {
     return process.env.LOCAL_MODE === 'true';

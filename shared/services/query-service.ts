@@ -19,8 +19,9 @@ import type { ResourceStore } from '../store/resource-store';
  * Queries and search over a project's resources. DynamoDB cannot evaluate commercetools
  * predicates, so every query is evaluated here, in full, over the resources the plan says can
  * match, in the order the store can give them (query-plan.ts): ids and keys are read directly,
- * id and createdAt orders and ranges are ranges of the table's sort key, and an unfiltered total
- * is the project's counter. Whatever else a query needs is read within the budget, past which it
+ * id and createdAt orders and ranges are ranges of the table's sort key, lastModifiedAt orders and
+ * ranges come from its optional index (when the deployment has it), and an unfiltered total is
+ * the project's counter. Whatever else a query needs is read within the budget, past which it
  * answers 400 `QueryTimedOut`.
  */
 export class ResourceQueryService {
@@ -35,6 +36,8 @@ export class ResourceQueryService {
     const page = pageRequestOf(query);
     const named = await this.namedCandidates(projectKey, plan);
     if (named) return collectPage(named, plan, page, { budget: this.budget });
+    const byLastModified = this.lastModifiedPage(projectKey, plan, page);
+    if (byLastModified) return byLastModified;
 
     // The counters give an unfiltered total, and tell whether ids follow creation time. They are
     // read alongside the page, which assumes what holds for every project without resources from
@@ -67,11 +70,33 @@ export class ResourceQueryService {
     return collectPage(documents, { ...plan, streamOrder: access.streamOrder }, page, { budget: this.budget });
   }
 
+  /**
+   * A page read from the deployment's `lastModifiedAt` index, when it has one and the plan names a
+   * range or order of it: about one page of reads for a sort on it. A total over the whole project
+   * is read the usual way (the index would only add reads).
+   */
+  private lastModifiedPage(projectKey: string, plan: QueryPlan, page: PageRequest): Promise<Page<Resource>> | undefined {
+    const access = plan.lastModifiedAccess;
+    if (!access || (page.withTotal && !access.bounded)) return undefined;
+    const { bounded: _, streamOrder, ...range } = access;
+    const documents = this.store.scanByLastModified?.(projectKey, {
+      ...range,
+      // Inclusive bounds may hold an entry at each end that `>`/`<` exclude: two more, so that a
+      // page inside a range is still complete after one read.
+      firstReadSize: streamOrder && !page.withTotal ? page.offset + page.limit + 1 + (access.bounded ? 2 : 0) : FULL_READ_SIZE,
+    });
+    if (!documents) return undefined;
+    return collectPage(documents, { ...plan, streamOrder }, page, { budget: this.budget });
+  }
+
   /** Row 5: whether any resource matches; reading stops at the first match. */
   async exists(projectKey: string, query: QueryParameters): Promise<boolean> {
     const plan = planQuery({ where: query.all('where'), sort: [], variables: variablesOf(query) });
     const named = await this.namedCandidates(projectKey, plan);
     if (named) return anyMatch(named, plan.matches, this.budget);
+    const { bounded, streamOrder: _, ...range } = plan.lastModifiedAccess ?? { bounded: false };
+    const byLastModified = bounded ? this.store.scanByLastModified?.(projectKey, { ...range, firstReadSize: 100 }) : undefined;
+    if (byLastModified) return anyMatch(byLastModified, plan.matches, this.budget);
     const stats = plan.usesCreationOrder ? await this.store.stats(projectKey) : undefined;
     const access = plan.access(stats?.idsInCreationOrder ?? false);
     return anyMatch(this.store.scan(projectKey, { ...access, firstReadSize: 100 }), plan.matches, this.budget);

@@ -31,6 +31,21 @@ export interface ResourceStore {
   scan(projectKey: string, options?: ScanRange): AsyncIterable<Resource>;
   /** The project's counters, in one small read. */
   stats(projectKey: string): Promise<ProjectStats>;
+  /**
+   * The project's resources in `lastModifiedAt` order (equal instants in any order), from the
+   * deployment's optional index on it; undefined when the deployment has none. The index is
+   * eventually consistent, the resources are not: each is read strongly consistently, and one
+   * whose index entry is out of date (updated or deleted since) is left out (docs/design.md).
+   */
+  scanByLastModified?(projectKey: string, range: LastModifiedRange): AsyncIterable<Resource> | undefined;
+}
+
+export interface LastModifiedRange {
+  /** Inclusive bounds, ISO-8601 UTC instants as the store writes them (`toISOString`). */
+  from?: string;
+  to?: string;
+  descending?: boolean;
+  firstReadSize?: number;
 }
 
 export interface ScanRange {

@@ -36,6 +36,6 @@ export {
   type PredicateVariables,
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
-export { planQuery, resourceFields, type QueryPlan, type StoreAccess } from './query-plan';
+export { planQuery, resourceFields, type LastModifiedAccess, type QueryPlan, type StoreAccess } from './query-plan';
 export { anyMatch, collectPage, pageOf, type CollectOptions, type Page, type PageOrder, type PageRequest } from './page-window';
 export { QueryBudget } from './query-budget';

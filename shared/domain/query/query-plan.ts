@@ -19,7 +19,9 @@ export const resourceFields = (): FieldSchema => (fields ??= fieldSchemaFromJson
  * - `id >, >=, <, <=` bound the id range; `createdAt` ranges bound it too when ids are
  *   creation-ordered (resource-id.ts), as they are in every project without older resources;
  * - a first sort on `id` or (ordered ids) `createdAt` is the store's own order, ascending or
- *   reversed, so a page is complete after about one page of reads.
+ *   reversed, so a page is complete after about one page of reads;
+ * - a first sort on `lastModifiedAt`, or `lastModifiedAt` ranges, name a range and order of the
+ *   deployment's optional `lastModifiedAt` index (`lastModifiedAccess`), used when it exists.
  */
 export interface QueryPlan {
   matches: DocumentPredicate;
@@ -34,6 +36,19 @@ export interface QueryPlan {
   access(idsInCreationOrder: boolean): StoreAccess;
   /** Whether `access` depends on the project's ids being creation-ordered. */
   usesCreationOrder: boolean;
+  /** The range and order of the `lastModifiedAt` index that answers this query, if one would. */
+  lastModifiedAccess?: LastModifiedAccess;
+}
+
+export interface LastModifiedAccess {
+  /** Inclusive bounds, as stored instants (`toISOString`): a superset of the predicate's range. */
+  from?: string;
+  to?: string;
+  /** Some bound was given: the range is narrower than the project. */
+  bounded: boolean;
+  descending: boolean;
+  /** As in StoreAccess: set when the first sort is on `lastModifiedAt`. */
+  streamOrder?: DocumentComparator;
 }
 
 export interface StoreAccess {
@@ -60,6 +75,12 @@ export function planQuery(request: { where: readonly string[]; sort: readonly st
   const createdAtBounds = bounds(conjuncts, 'createdAt', values, instantOf);
   const firstSort = parseFirstSort(request.sort[0]);
   const byCreation = firstSort?.field === 'createdAt';
+  const lastModifiedAccess = lastModifiedAccessOf(
+    firstSort,
+    bounds(conjuncts, 'lastModifiedAt', values, instantOf),
+    // Another store range or order already narrows the read: that one is taken.
+    idBounds.from !== undefined || idBounds.to !== undefined || createdAtBounds.from !== undefined || createdAtBounds.to !== undefined || firstSort !== undefined,
+  );
 
   return {
     matches: (doc) => compiled.every((matches) => matches(doc)),
@@ -67,6 +88,7 @@ export function planQuery(request: { where: readonly string[]; sort: readonly st
     filtered: predicates.length > 0,
     ...(ids ? { ids } : {}),
     ...(keys ? { keys } : {}),
+    ...(lastModifiedAccess ? { lastModifiedAccess } : {}),
     usesCreationOrder: byCreation || createdAtBounds.from !== undefined || createdAtBounds.to !== undefined,
     access(idsInCreationOrder) {
       let { from: fromId, to: toId } = idBounds;
@@ -84,6 +106,35 @@ export function planQuery(request: { where: readonly string[]; sort: readonly st
       return { ...range, descending: false };
     },
   };
+}
+
+/**
+ * The `lastModifiedAt` index's part: with a first sort on it, its order (and any range); with a
+ * range and no other store range or order, the range. Bounds are widened to whole milliseconds.
+ */
+function lastModifiedAccessOf(
+  firstSort: { field: string; direction: 1 | -1 } | undefined,
+  range: { from?: number; to?: number },
+  otherAccess: boolean,
+): LastModifiedAccess | undefined {
+  const from = storedInstant(range.from, Math.floor);
+  const to = storedInstant(range.to, Math.ceil);
+  const bounded = from !== undefined || to !== undefined;
+  const bounds = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }), bounded };
+  if (firstSort?.field === 'lastModifiedAt') {
+    return { ...bounds, descending: firstSort.direction < 0, streamOrder: byInstant('lastModifiedAt', firstSort.direction) };
+  }
+  if (bounded && !otherAccess) return { ...bounds, descending: false };
+  return undefined;
+}
+
+/** An instant as the store writes it, or undefined (no bound, a superset) outside years 0–9999, whose text would not sort. */
+function storedInstant(instant: number | undefined, round: (value: number) => number): string | undefined {
+  if (instant === undefined) return undefined;
+  const date = new Date(round(instant));
+  if (Number.isNaN(date.getTime())) return undefined;
+  const text = date.toISOString();
+  return /^\d{4}-/.test(text) ? text : undefined;
 }
 
 /** The conjuncts of a predicate at its top level: `a and (b and c)` is a, b, c. */
@@ -143,9 +194,9 @@ function lowest<T extends string | number>(current: T | undefined, next: T): T {
 }
 
 /** The first sort's field and direction, when it is one the store can order by. */
-function parseFirstSort(sort: string | undefined): { field: 'id' | 'createdAt'; direction: 1 | -1 } | undefined {
-  const match = sort === undefined ? null : /^\s*(id|createdAt)\s+(asc|desc)\s*$/i.exec(sort);
-  if (!match || (match[1] !== 'id' && match[1] !== 'createdAt')) return undefined;
+function parseFirstSort(sort: string | undefined): { field: 'id' | 'createdAt' | 'lastModifiedAt'; direction: 1 | -1 } | undefined {
+  const match = sort === undefined ? null : /^\s*(id|createdAt|lastModifiedAt)\s+(asc|desc)\s*$/i.exec(sort);
+  if (!match || (match[1] !== 'id' && match[1] !== 'createdAt' && match[1] !== 'lastModifiedAt')) return undefined;
   return { field: match[1], direction: match[2]!.toLowerCase() === 'desc' ? -1 : 1 };
 }
 
@@ -159,5 +210,9 @@ function byId(direction: 1 | -1): DocumentComparator {
 }
 
 function byCreatedAt(direction: 1 | -1): DocumentComparator {
-  return (a, b) => direction * ((instantOf(String(fieldOf(a, 'createdAt'))) ?? 0) - (instantOf(String(fieldOf(b, 'createdAt'))) ?? 0));
+  return byInstant('createdAt', direction);
+}
+
+function byInstant(field: string, direction: 1 | -1): DocumentComparator {
+  return (a, b) => direction * ((instantOf(String(fieldOf(a, field))) ?? 0) - (instantOf(String(fieldOf(b, field))) ?? 0));
 }

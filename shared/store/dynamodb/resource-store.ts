@@ -12,7 +12,7 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/update-actions';
-import type { KeyedDraft, NewResource, ProjectStats, ResourceStore, ScanRange } from '../resource-store';
+import type { KeyedDraft, LastModifiedRange, NewResource, ProjectStats, ResourceStore, ScanRange } from '../resource-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, itemsOf } from './operations';
 import { withRetries } from './retries';
@@ -28,6 +28,7 @@ import {
   STATS_SHARDS,
   statsShardKey,
 } from './keys';
+import { LAST_MODIFIED_INDEX_SORT_KEY } from './table-schema';
 
 const RESOURCE_FIELDS = ['id', 'key', 'version', 'createdAt', 'lastModifiedAt', 'objectTypeProperty', 'someProperty'] as const;
 
@@ -61,6 +62,8 @@ export class DynamoDbResourceStore implements ResourceStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => string = () => new Date().toISOString(),
+    /** The name of the optional `lastModifiedAt` index (table-schema.ts), when the table has it. */
+    private readonly lastModifiedIndex?: string,
   ) {}
 
   async get(projectKey: string, id: string): Promise<Resource | undefined> {
@@ -182,6 +185,63 @@ export class DynamoDbResourceStore implements ResourceStore {
       );
     });
     return mapItems(items, toResource);
+  }
+
+  scanByLastModified(projectKey: string, range: LastModifiedRange): AsyncIterable<Resource> | undefined {
+    if (!this.lastModifiedIndex) return undefined;
+    return this.readByLastModified(projectKey, this.lastModifiedIndex, range);
+  }
+
+  /**
+   * Pages of the index (keys and `lastModifiedAt` only), each followed by a strongly consistent
+   * BatchGetItem of its resources. An entry whose resource is gone, or whose `lastModifiedAt` is no
+   * longer the resource's, is out of date (the index lags the table): that resource is left out
+   * here — its current entry is elsewhere in the index — so nothing comes back stale or out of order.
+   */
+  private async *readByLastModified(projectKey: string, indexName: string, range: LastModifiedRange): AsyncIterable<Resource> {
+    const { from, to } = range;
+    if (from !== undefined && to !== undefined && from > to) return;
+    const condition =
+      from !== undefined && to !== undefined ? ' AND #at BETWEEN :from AND :to' : from !== undefined ? ' AND #at >= :from' : to !== undefined ? ' AND #at <= :to' : '';
+    const yielded = new Set<string>();
+    let readSize = range.firstReadSize;
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const Limit = readSize;
+      if (readSize !== undefined) readSize = Math.min(readSize * 2, MAX_READ_SIZE);
+      const page = await this.db
+        .send(
+          new QueryCommand({
+            TableName: this.tableName,
+            IndexName: indexName,
+            KeyConditionExpression: `pk = :pk${condition}`,
+            ExpressionAttributeNames: condition ? { '#at': LAST_MODIFIED_INDEX_SORT_KEY } : undefined,
+            ExpressionAttributeValues: {
+              ':pk': projectPartition(projectKey),
+              ...(from === undefined ? {} : { ':from': from }),
+              ...(to === undefined ? {} : { ':to': to }),
+            },
+            ScanIndexForward: !range.descending,
+            ExclusiveStartKey,
+            ...(Limit === undefined ? {} : { Limit }),
+          }),
+        )
+        .catch(translateEngineError);
+      // Other items of the project may carry a lastModifiedAt too (row 9's document): resources only.
+      const entries = (page.Items ?? []).filter((entry) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX));
+      const current = new Map(
+        (await this.batchGet(entries.map(({ pk, sk }) => ({ pk, sk })), projection)).map((item) => [item.id as string, item]),
+      );
+      for (const entry of entries) {
+        const id = (entry.sk as string).slice(RESOURCE_PREFIX.length);
+        const item = current.get(id);
+        // A resource updated between two index pages can have an entry on each: the first one counts.
+        if (!item || item.lastModifiedAt !== entry[LAST_MODIFIED_INDEX_SORT_KEY] || yielded.has(id)) continue;
+        yielded.add(id);
+        yield toResource(item);
+      }
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
   }
 
   async getMany(projectKey: string, ids: readonly string[]): Promise<Resource[]> {

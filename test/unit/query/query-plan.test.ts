@@ -44,6 +44,26 @@ describe('planQuery: what an index can answer', () => {
     expect(plan([], ['key asc']).access(true).streamOrder).toBeUndefined();
     expect(plan([]).access(false).streamOrder).toBeDefined();
   });
+
+  it('names a range and order of the optional lastModifiedAt index, as stored instants (UTC, milliseconds)', () => {
+    const sorted = plan(['lastModifiedAt > "2025-01-01T01:00:00+01:00" and lastModifiedAt <= "2025-03-01T00:00:00Z"'], ['lastModifiedAt desc']);
+    expect(sorted.lastModifiedAccess).toMatchObject({
+      from: '2025-01-01T00:00:00.000Z',
+      to: '2025-03-01T00:00:00.000Z',
+      bounded: true,
+      descending: true,
+      streamOrder: expect.any(Function),
+    });
+    expect(plan([], ['lastModifiedAt asc', 'id desc']).lastModifiedAccess).toMatchObject({ bounded: false, descending: false });
+    // A range alone: read from the index, in no useful order (the evaluator sorts).
+    expect(plan(['lastModifiedAt < "2025-01-01T00:00:00Z"']).lastModifiedAccess).toEqual({ to: '2025-01-01T00:00:00.000Z', bounded: true, descending: false });
+    // Another store range or order is taken instead; no range nor sort on it: no index.
+    expect(plan(['lastModifiedAt < "2025-01-01T00:00:00Z"'], ['createdAt desc']).lastModifiedAccess).toBeUndefined();
+    expect(plan(['lastModifiedAt < "2025-01-01T00:00:00Z" and id > "a"']).lastModifiedAccess).toBeUndefined();
+    expect(plan(['version = 1'], ['key asc']).lastModifiedAccess).toBeUndefined();
+    // A bound whose text would not sort (past year 9999 in UTC) is no bound: still a superset.
+    expect(plan(['lastModifiedAt < "9999-12-31T23:30:00-01:00"'], ['lastModifiedAt asc']).lastModifiedAccess).toMatchObject({ bounded: false });
+  });
 });
 
 describe('collectPage with a stream order', () => {

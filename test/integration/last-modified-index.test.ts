@@ -1,0 +1,195 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ensureTable } from '../../local/dynamodb-local';
+import { QueryBudget } from '../../shared/domain/query';
+import { QueryParameters } from '../../shared/domain/query-parameters';
+import type { Resource } from '../../shared/domain/resource';
+import { ResourceQueryService } from '../../shared/services/query-service';
+import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
+import { LAST_MODIFIED_INDEX_NAME } from '../../shared/store/dynamodb/table-schema';
+import { draftExample } from './api-client';
+import { startInProcessGateway, type InProcessGateway } from './in-process';
+
+/**
+ * The optional lastModifiedAt index (LOCAL_LAST_MODIFIED_INDEX=true, `-c lastModifiedIndex=true`):
+ * sorts and ranges on lastModifiedAt read about a page from it, whatever the project's size, and
+ * answer what the evaluator answers without it. The suite's table was made without the index, so
+ * this file also adds it the way `npm start` does to an existing local table (UpdateTable).
+ * Read units are DynamoDB's own ConsumedCapacity; the budget is set below the large project's
+ * size, so only the index can answer there.
+ */
+const SMALL = 'lastmod-small';
+const LARGE = 'lastmod-large';
+const SIZES = { [SMALL]: 60, [LARGE]: 400 } as const;
+const BUDGET_ITEMS = 300;
+let gateway: InProcessGateway;
+let store: DynamoDbResourceStore;
+/** The same queries without the index, on the evaluator path, with a budget that fits the project. */
+let evaluator: ResourceQueryService;
+
+beforeAll(async () => {
+  const endpoints = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8'));
+  await ensureTable(endpoints.dynamoDbEndpoint, endpoints.tableName, { lastModifiedIndex: true });
+  gateway = await startInProcessGateway({ QUERY_BUDGET_ITEMS: String(BUDGET_ITEMS), LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME });
+  const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+  store = new DynamoDbResourceStore(dynamoDb, endpoints.tableName);
+  evaluator = new ResourceQueryService(store, new QueryBudget(10_000));
+  for (const [project, size] of Object.entries(SIZES)) {
+    let next = 0;
+    const created: Resource[] = [];
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < size) {
+          const index = next++;
+          created.push(await store.create(project, { objectTypeProperty: { ...draftExample.objectTypeProperty, arrayOfIntExample: [index % 7] } }));
+        }
+      }),
+    );
+    // Every third one updated since, in another order than creation: lastModifiedAt order is its own.
+    for (const resource of created.filter((_, index) => index % 3 === 0).reverse()) {
+      await store.update(project, resource.id, resource.version, { someProperty: `updated-${resource.id}` });
+    }
+  }
+}, 180_000);
+
+afterAll(() => gateway?.stop());
+
+const body = (observed: { answer: { body?: unknown } }) => JSON.parse(observed.answer.body as string);
+const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
+const idsOf = (resources: { id: string }[]) => resources.map((resource) => resource.id);
+const parametersOf = (search: string) => {
+  const entries = new Map<string, string[]>();
+  for (const [name, value] of new URLSearchParams(search)) entries.set(name, [...(entries.get(name) ?? []), value]);
+  return new QueryParameters(entries);
+};
+/** Through the index (the in-process handlers), and on the evaluator path without it: the same answer. */
+const both = async (project: string, search: string) => {
+  const observed = await gateway.send('GET', `/${project}/resource?${search}`);
+  expect(observed.answer.statusCode).toBe(200);
+  const reference = await evaluator.query(project, parametersOf(search));
+  expect(idsOf(body(observed).results)).toEqual(idsOf(reference.results));
+  expect(body(observed).results).toEqual(reference.results);
+  return { observed, reference };
+};
+const all = async (project: string) => (await evaluator.query(project, parametersOf('limit=500&withTotal=false'))).results;
+
+describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
+  it('sort=lastModifiedAt desc|asc, limit 20: the evaluator\'s answer, one index page and one BatchGetItem, whatever the project size', async () => {
+    const units: Record<string, number> = {};
+    for (const project of [SMALL, LARGE]) {
+      for (const direction of ['desc', 'asc']) {
+        const { observed } = await both(project, `sort=lastModifiedAt ${direction}&limit=20&withTotal=false`);
+        expect(observed.calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
+        units[`${project} ${direction}`] = observed.readUnits;
+        // The index page (tiny entries) and 21 resources read strongly consistently, a unit each.
+        expect(observed.readUnits).toBeLessThanOrEqual(23);
+      }
+    }
+    // A full read of the large project is about 400 × 0.6 KB / 4 KB ≈ 60 units, and its size is over the budget.
+    expect(units[`${LARGE} desc`]).toBeLessThanOrEqual(units[`${SMALL} desc`]! + 1);
+  });
+
+  it('at an offset, and with a predicate on other fields: the evaluator\'s answer', async () => {
+    await both(LARGE, 'sort=lastModifiedAt desc&limit=20&offset=40&withTotal=false');
+    const { observed } = await both(LARGE, `${where('objectTypeProperty(arrayOfIntExample contains 3)')}&sort=lastModifiedAt asc&limit=10&withTotal=false`);
+    expect(body(observed).count).toBe(10);
+  });
+
+  it('lastModifiedAt ranges, alone or with the sort: the evaluator\'s answer, reading only the range', async () => {
+    const byModification = [...(await all(LARGE))].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt));
+    const from = byModification[100]!.lastModifiedAt;
+    const to = byModification[130]!.lastModifiedAt;
+    const range = where(`lastModifiedAt > "${from}" and lastModifiedAt < "${to}"`);
+    const inRange = byModification.filter((resource) => resource.lastModifiedAt > from && resource.lastModifiedAt < to);
+    expect(inRange.length).toBeGreaterThan(5);
+    const sorted = await both(LARGE, `${range}&sort=lastModifiedAt desc&limit=20`);
+    expect(body(sorted.observed).total).toBe(inRange.length);
+    // The range's index entries (both ends included) and their resources, not the project.
+    expect(sorted.observed.readUnits).toBeLessThanOrEqual(inRange.length + 12);
+    const alone = await both(LARGE, `${range}&limit=100&withTotal=false`);
+    expect(body(alone.observed).count).toBe(inRange.length);
+    expect(alone.observed.readUnits).toBeLessThanOrEqual(inRange.length + 12);
+    // A page inside the range, its ends not shared with other resources: one index read, one BatchGetItem.
+    const unique = (index: number) => byModification.filter((resource) => resource.lastModifiedAt === byModification[index]!.lastModifiedAt).length === 1;
+    const [lower, upper] = [[150, 1], [190, -1]].map(([start, step]) => {
+      let index = start!;
+      while (!unique(index)) index += step!;
+      return byModification[index]!.lastModifiedAt;
+    });
+    const page = await both(LARGE, `${where(`lastModifiedAt > "${lower}" and lastModifiedAt < "${upper}"`)}&sort=lastModifiedAt desc&limit=5&withTotal=false`);
+    expect(body(page.observed).count).toBe(5);
+    expect(page.observed.calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
+    const head = await gateway.send('HEAD', `/${LARGE}/resource?${range}`);
+    expect(head.answer.statusCode).toBe(200);
+    const empty = await gateway.send('HEAD', `/${LARGE}/resource?${where(`lastModifiedAt > "${to}" and lastModifiedAt < "${from}"`)}`);
+    expect(empty.answer.statusCode).toBe(404);
+  });
+
+  it('without a narrowing range, a total reads the project the usual way (over the budget here: 400 QueryTimedOut)', async () => {
+    const observed = await gateway.send('GET', `/${LARGE}/resource?sort=lastModifiedAt desc&limit=20`);
+    expect(observed.answer.statusCode).toBe(400);
+    expect(body(observed).errors[0].code).toBe('QueryTimedOut');
+  });
+});
+
+describe('the index is eventually consistent, the answer is not stale', () => {
+  /** Runs `during` once, right after the next index Query answered and before its resources are read. */
+  const betweenIndexAndRead = async (during: (entries: Record<string, unknown>[]) => Promise<void>, request: () => Promise<unknown>) => {
+    const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+    let armed = true;
+    const name = 'updateBetweenIndexAndRead';
+    dynamoDb.middlewareStack.add(
+      (next) => async (args) => {
+        const result = await next(args);
+        const input = args.input as { IndexName?: string };
+        if (armed && input.IndexName === LAST_MODIFIED_INDEX_NAME) {
+          armed = false;
+          await during((result.output as { Items: Record<string, unknown>[] }).Items);
+        }
+        return result;
+      },
+      { step: 'initialize', name },
+    );
+    try {
+      return await request();
+    } finally {
+      dynamoDb.middlewareStack.remove(name);
+    }
+  };
+  const idOf = (entry: Record<string, unknown>) => String(entry.sk).replace(/^RESOURCE#/, '');
+
+  it('a resource updated after the index was read is left out of that page, never returned stale or misplaced; the next page has it first', async () => {
+    let moved: Resource | undefined;
+    const observed = (await betweenIndexAndRead(async (entries) => {
+      const [current] = await store.getMany(SMALL, [idOf(entries[1]!)]);
+      moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `moved-${Date.now()}` });
+    }, () => gateway.send('GET', `/${SMALL}/resource?sort=lastModifiedAt desc&limit=5&withTotal=false`))) as Awaited<ReturnType<InProcessGateway['send']>>;
+    const results: Resource[] = body(observed).results;
+    expect(results).toHaveLength(5);
+    expect(idsOf(results)).not.toContain(moved!.id);
+    // Every resource returned is as it is now.
+    const current = new Map((await store.getMany(SMALL, idsOf(results))).map((resource) => [resource.id, resource]));
+    for (const resource of results) expect(resource).toEqual(current.get(resource.id));
+    const after = body(await gateway.send('GET', `/${SMALL}/resource?sort=lastModifiedAt desc&limit=5&withTotal=false`));
+    expect(after.results[0]).toEqual(moved);
+  });
+
+  it('a resource whose lastModifiedAt left the range meanwhile is dropped: the predicate holds for what comes back', async () => {
+    const newest = (await evaluator.query(SMALL, parametersOf('sort=lastModifiedAt desc&limit=30&withTotal=false'))).results;
+    const to = newest[0]!.lastModifiedAt;
+    const from = newest[29]!.lastModifiedAt;
+    let moved: Resource | undefined;
+    const observed = (await betweenIndexAndRead(async (entries) => {
+      const [current] = await store.getMany(SMALL, [idOf(entries[2]!)]);
+      moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `out-of-range-${Date.now()}` });
+    }, () => gateway.send('GET', `/${SMALL}/resource?${where(`lastModifiedAt >= "${from}" and lastModifiedAt <= "${to}"`)}&sort=lastModifiedAt asc&limit=50`))) as Awaited<
+      ReturnType<InProcessGateway['send']>
+    >;
+    const answer = body(observed);
+    expect(moved!.lastModifiedAt > to).toBe(true);
+    expect(idsOf(answer.results)).not.toContain(moved!.id);
+    for (const resource of answer.results as Resource[]) expect(resource.lastModifiedAt >= from && resource.lastModifiedAt <= to).toBe(true);
+    expect(answer.total).toBe(answer.results.length);
+  });
+});
