@@ -44,6 +44,11 @@ export const ASSUMPTIONS = {
   authorizerCacheHitRate: 0.99,
   /** Steady traffic the tracing reservoir is spread over. */
   requestsPerSecond: 100,
+  /**
+   * API Gateway's access log as the stack deploys it by default (infra/stack.ts `accessLog`: off
+   * unless `-c accessLog=true`); the other choice is priced next to it (`accessLogOptions`).
+   */
+  accessLog: false,
   /** The tracing the stack deploys (it must match infra/constructs/endpoint-function.ts); the others are priced next to it. */
   tracing: { mode: 'off' } as TracingOption,
   tracingAlternatives: [
@@ -73,8 +78,9 @@ interface Operation {
  * Cost per million calls of the 80/20 mix (GET by id / update with changeSomeProperty), all in,
  * from what this run measures: DynamoDB's own ConsumedCapacity per call (ReturnConsumedCapacity
  * INDEXES, added by a middleware), the warm invocation time of the real bundles in Node.js 22
- * and the bytes they log per call, the bytes of each answer, and the access log line API Gateway
- * writes; plus the authorizer and the token service at the stated token reuse and cache hit rate.
+ * and the bytes they log per call (their request line), the bytes of each answer, and the access
+ * log line API Gateway writes when it is on; plus the authorizer and the token service at the
+ * stated token reuse and cache hit rate.
  */
 export async function costPerMillion(stack: LocalStack, token: string, project: string, client: InvocationContext['client']) {
   const context: InvocationContext = { stack, token, project, client, resource: { id: '', key: 'cost-model' } };
@@ -126,9 +132,11 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
     const M = 1e6;
 
     // Authorizer: invoked on cache misses (one consistent client read each); tokens issued at the
-    // stated reuse, each one call of the token service (one client read, one KMS Sign, one access log line).
+    // stated reuse, each one call of the token service (one client read, one KMS Sign, its request
+    // line). The access log's lines of all these API calls are priced apart (`accessLogs`).
     const authorizerCalls = M * (1 - ASSUMPTIONS.authorizerCacheHitRate);
     const tokensIssued = M / ASSUMPTIONS.callsPerToken;
+    const accessLogPerMillion = (M + tokensIssued) * logGb(accessLogBytes, 1) * PRICES.cloudWatchLogsPerGb;
     const authorizer =
       authorizerCalls * (PRICES.lambdaRequestsPerMillion / M + gbSeconds(authorizerCall.ms) * PRICES.lambdaArmPerGbSecond + PRICES.dynamoDbReadUnitPerMillion / M) +
       authorizerCalls * logGb(authorizerCall.logBytes, authorizerCall.logLines) * PRICES.cloudWatchLogsPerGb +
@@ -136,7 +144,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
         ((PRICES.httpApiPerMillion + PRICES.lambdaRequestsPerMillion + PRICES.dynamoDbReadUnitPerMillion) / M +
           gbSeconds(tokenCall.ms) * PRICES.lambdaArmPerGbSecond +
           PRICES.kmsRsa2048RequestsPer10k / 1e4 +
-          logGb(accessLogBytes + tokenCall.logBytes, 1 + tokenCall.logLines) * PRICES.cloudWatchLogsPerGb);
+          logGb(tokenCall.logBytes, tokenCall.logLines) * PRICES.cloudWatchLogsPerGb);
 
     const items = {
       apiGateway: PRICES.httpApiPerMillion,
@@ -146,7 +154,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
       dynamoDbWrites: mix((operation) => operation.writeUnits) * PRICES.dynamoDbWriteUnitPerMillion,
       indexWrites: mix((operation) => operation.indexWriteUnits) * PRICES.dynamoDbWriteUnitPerMillion,
       cloudWatchLogs: M * mix((operation) => logGb(operation.logBytes, operation.logLines)) * PRICES.cloudWatchLogsPerGb,
-      accessLogs: M * logGb(accessLogBytes, 1) * PRICES.cloudWatchLogsPerGb,
+      accessLogs: ASSUMPTIONS.accessLog ? accessLogPerMillion : 0,
       tracing: tracingPerMillion(ASSUMPTIONS.tracing),
       dataTransferOut: (M * mix((operation) => operation.responseBytes) / 1024 ** 3) * PRICES.dataTransferOutPerGb,
       authorizer,
@@ -163,6 +171,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
       assumptions: ASSUMPTIONS,
       prices: PRICES,
       usdPerMillion: { ...rounded, total },
+      accessLogOptions: { off: 0, on: round(accessLogPerMillion, 4) },
       tracingOptions: Object.fromEntries(
         [ASSUMPTIONS.tracing, ...ASSUMPTIONS.tracingAlternatives].map((option) => [describeTracing(option), round(tracingPerMillion(option), 4)]),
       ),

@@ -90,7 +90,6 @@ function lambdaEnvironment(name: string): NodeJS.ProcessEnv {
   return {
     ...pick(['PATH', 'TABLE_NAME', 'TOKEN_ISSUER', 'TOKEN_AUDIENCE', 'SIGNING_KEY_FILE', 'IMAGES_BUCKET', 'IMAGE_UPLOADS_BUCKET', 'IMAGE_BASE_URL']),
     ...pick(['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3']),
-    POWERTOOLS_SERVICE_NAME: 'generic-resource-service',
     AWS_LAMBDA_FUNCTION_NAME: name,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '256',
     AWS_LAMBDA_LOG_FORMAT: 'JSON',
@@ -112,7 +111,6 @@ function originOf(file: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
   if (!pkg) return 'own code';
   if (/^@(aws-sdk|smithy|aws)\//.test(pkg) || ['mnemonist', 'obliterator', 'tslib', 'fast-xml-parser', 'strnum', 'bowser'].includes(pkg)) return 'AWS SDK';
-  if (pkg.startsWith('@aws-lambda-powertools/')) return 'Powertools';
   if (pkg.startsWith('@middy/')) return 'middy';
   return pkg;
 }

@@ -18,7 +18,8 @@ import { GenericResourceServiceStack } from './stack';
  * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), and
  * `-c edgeSecret=<random>` keeps the distribution's secret stable across deployments;
  * `-c lastModifiedIndex=true` adds the index that answers sorts and ranges on lastModifiedAt
- * (2 index write units per update, docs/design.md).
+ * (2 index write units per update, docs/design.md); `-c accessLog=true` turns on API Gateway's
+ * access log (one more line per request, docs/performance.md).
  */
 const app = new App();
 let deployment: DeploymentContext;

@@ -9,6 +9,8 @@ export interface DeploymentContext {
   customDomain: CustomDomain;
   /** `-c lastModifiedIndex=true`: the table's optional lastModifiedAt index (off unless asked: it costs a write per update). */
   lastModifiedIndex: boolean;
+  /** `-c accessLog=true`: API Gateway's access log, one more line per request (off unless asked: it is paid per request). */
+  accessLog: boolean;
 }
 
 /** The one line `npm run synth|deploy` prints when the pairing is not named: what to type. */
@@ -45,5 +47,6 @@ export function deploymentContext(context: (name: string) => unknown): Deploymen
         }
       : undefined,
     lastModifiedIndex: String(context('lastModifiedIndex')).trim() === 'true',
+    accessLog: String(context('accessLog')).trim() === 'true',
   };
 }

@@ -46,14 +46,22 @@ export interface GenericResourceServiceStackProps extends StackProps {
    * per update (docs/design.md, "Index design, consistency and what each write costs").
    */
   lastModifiedIndex?: boolean;
+  /**
+   * `-c accessLog=true`: API Gateway's access log, one more line per request (≈ $0.08 per million,
+   * docs/performance.md). Off by default: every request that reaches a function is already logged
+   * by its request line; what only the access log shows is the requests refused before any function
+   * (429 throttling, the gateway's own refusals), which API Gateway's 4xx/5xx metrics still count.
+   */
+  accessLog?: boolean;
 }
 
 /**
- * The API's access log line (API Gateway context variables): one per request, and the only log
- * line a successful request writes, so every byte is paid per call (docs/performance.md). Short
- * keys: request id, source IP, method, path, status, latency (ms), the client id the authorizer
- * verified (never a token), the authorizer's and the integration's error. The time is the log
- * event's own timestamp; per-route counts, latency and errors are API Gateway's route metrics.
+ * The API's access log line (API Gateway context variables) when `-c accessLog=true`: one more
+ * line per request, every byte paid per call (docs/performance.md). It says what the function's
+ * request line cannot: the gateway's request id, the source IP, method and path, the status and
+ * latency the client saw, the authorizer's and the integration's error — so it covers requests
+ * refused before any function. Not the client id: a request that reached a function has it in its
+ * request line, and one refused before has none. The time is the log event's own timestamp.
  */
 export const API_ACCESS_LOG_FORMAT = {
   id: '$context.requestId',
@@ -62,7 +70,6 @@ export const API_ACCESS_LOG_FORMAT = {
   p: '$context.path',
   s: '$context.status',
   ms: '$context.responseLatency',
-  c: '$context.authorizer.clientId',
   ae: '$context.authorizer.error',
   ie: '$context.integrationErrorMessage',
 };
@@ -300,8 +307,6 @@ export class GenericResourceServiceStack extends Stack {
     });
 
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
-    // Detailed metrics: count, latency, 4xx and 5xx per route, from API Gateway itself, so the
-    // functions write no metrics line per request (one log line per request: the access log's).
     stage.defaultRouteSettings = { throttlingRateLimit: THROTTLE.api.rate, throttlingBurstLimit: THROTTLE.api.burst };
     // routeSettings is a raw JSON map in CloudFormation's own (PascalCase) names.
     stage.routeSettings = {
@@ -315,15 +320,24 @@ export class GenericResourceServiceStack extends Stack {
         ThrottlingBurstLimit: THROTTLE.token.burst,
       },
     };
-    // Access logs: one JSON line per request, with the client id the authorizer verified (never a token).
-    const apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
-    stage.accessLogSettings = { destinationArn: apiAccessLogs.logGroupArn, format: JSON.stringify(API_ACCESS_LOG_FORMAT) };
+    if (props.accessLog) {
+      // One JSON line per request, never a header or a token.
+      const apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
+      stage.accessLogSettings = { destinationArn: apiAccessLogs.logGroupArn, format: JSON.stringify(API_ACCESS_LOG_FORMAT) };
+    } else {
+      Validations.of(api.defaultStage!).acknowledge({
+        id: 'AwsSolutions-APIG1',
+        reason:
+          'Every request that reaches a function leaves its request line (route, status, latency, project, client id, correlation id); the authorizer logs each refusal with its reason and source IP; 429 throttles and other refusals of the gateway are counted by its 4xx/5xx metrics. The access log, one more line per request, is -c accessLog=true (docs/performance.md).',
+      });
+    }
 
     new Monitoring(this, 'Monitoring', {
       api,
       table,
       functions: [authorizerLambda, ...endpointLambdas, notFoundLambda],
       authorizerLogGroup: authorizerLambda.logGroup,
+      requestLogGroups: [...endpointLambdas, notFoundLambda].map((fn) => fn.logGroup),
       alarmEmail: props.alarmEmail,
       concurrencyThreshold: props.concurrencyAlarmThreshold,
       dashboardName: id,

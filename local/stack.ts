@@ -99,9 +99,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
       LAST_MODIFIED_INDEX: lastModifiedIndex ? LAST_MODIFIED_INDEX_NAME : '',
       // Locally the gateway prints one readable line per request; handlers speak up only for
-      // warnings and errors, and EMF metrics (CloudWatch's format) stay off.
-      POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN',
-      POWERTOOLS_METRICS_DISABLED: 'true',
+      // warnings and errors (AWS_LAMBDA_LOG_LEVEL=INFO npm start prints their request lines too).
+      AWS_LAMBDA_LOG_LEVEL: process.env.AWS_LAMBDA_LOG_LEVEL ?? 'WARN',
     });
 
     progress('creating the development client');

@@ -3,6 +3,7 @@ import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-setting
 import { clientStore, publishedKeysVerifier } from '../../shared/composition-root';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
+import { logger } from '../../shared/observability/logger';
 
 /**
  * The API's Lambda authorizer: verifies the bearer token and tells the function who calls.
@@ -22,12 +23,12 @@ export async function handler(
 }
 
 /**
- * One INFO line per refusal: why, on which route, from where; never the token or the header. A
- * plain console line (Lambda's JSON log format makes it `{"level":"INFO","message":...}`) keeps the
- * logger library out of the authorizer's cold start; the stack counts these lines as a metric.
+ * One INFO line per refusal (`{"level":"INFO","msg":"token refused: <reason>","route":…,"ip":…}`):
+ * why, on which route, from where; never the token or the header. The stack counts these lines as
+ * the AuthorizerRefusals metric (infra/constructs/monitoring.ts).
  */
 function logRefusal(event: APIGatewayRequestAuthorizerEventV2, reason: string): void {
-  console.info(`${AUTHORIZER_REFUSAL_MESSAGE}: ${reason}`, JSON.stringify({ route: event.routeKey, sourceIp: event.requestContext?.http?.sourceIp }));
+  logger.info(`${AUTHORIZER_REFUSAL_MESSAGE}: ${reason}`, { route: event.routeKey, ip: event.requestContext?.http?.sourceIp });
 }
 
 async function verdict(authorization: string | undefined): Promise<AuthorizerContext> {

@@ -34,17 +34,15 @@ export class EndpointFunction extends NodejsFunction {
       timeout: Duration.seconds(10),
       loggingFormat: LoggingFormat.JSON,
       // Log ingestion is paid per byte on every request: the platform's START/END/REPORT lines
-      // are dropped (duration and errors are in the Lambda metrics) and the code logs at INFO.
+      // are dropped (duration and errors are in the Lambda metrics) and the code logs at INFO —
+      // one request line per request (Lambda hands this level to the code as AWS_LAMBDA_LOG_LEVEL).
       systemLogLevelV2: SystemLogLevel.WARN,
       applicationLogLevelV2: ApplicationLogLevel.INFO,
       logGroup: new LogGroup(scope, `${id}Logs`, {
         retention: RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      environment: {
-        POWERTOOLS_SERVICE_NAME: 'generic-resource-service',
-        ...props.environment,
-      },
+      environment: props.environment,
       bundling: {
         format: OutputFormat.ESM,
         target: lambdaBundling.target,

@@ -14,15 +14,31 @@ import {
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Unit } from 'aws-cdk-lib/aws-cloudwatch';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 
-/** The namespace of the service's own metrics: the functions' EMF lines (shared/observability/metrics.ts) and the log metric filters. */
+/** The namespace of the service's own metrics, all derived from log lines by metric filters. */
 export const METRICS_NAMESPACE = 'GenericResourceService';
-const SERVICE_NAME = 'generic-resource-service';
+
+/**
+ * The metrics derived from every request line (shared/observability/logger.ts `requestLine`:
+ * `{"level":"INFO","route":…,"status":…,"ms":…,…}`), each per `route`. Only request lines have
+ * `status` and `ms`; warnings, errors and the authorizer's refusals have neither.
+ */
+export const REQUEST_METRICS = {
+  /** The request's latency in the function; its sample count is the request count. */
+  Latency: { pattern: FilterPattern.numberValue('$.ms', '>=', 0), value: '$.ms', unit: Unit.MILLISECONDS },
+  ClientErrors: {
+    pattern: FilterPattern.all(FilterPattern.numberValue('$.status', '>=', 400), FilterPattern.numberValue('$.status', '<', 500)),
+    value: '1',
+    unit: Unit.COUNT,
+  },
+  ServerErrors: { pattern: FilterPattern.numberValue('$.status', '>=', 500), value: '1', unit: Unit.COUNT },
+} as const;
 
 /** What each alarm fires on. README.md ("Alarms") says what each means and what to do. */
 export const ALARM_THRESHOLDS = {
@@ -51,6 +67,8 @@ export interface MonitoringProps {
   functions: readonly IFunction[];
   /** The authorizer's log group: its refusal lines become the AuthorizerRefusals metric. */
   authorizerLogGroup: ILogGroup;
+  /** The log groups of the functions that write request lines: each gets the REQUEST_METRICS filters. */
+  requestLogGroups: readonly ILogGroup[];
   /** The Lambda concurrency (account and region) above which to alarm; default 800 of the default quota of 1000. */
   concurrencyThreshold?: number;
   /** Where alarms are sent (an SNS topic with this e-mail subscribed); without it alarms only show in CloudWatch. */
@@ -81,7 +99,13 @@ export class Monitoring extends Construct {
       period,
       label: 'API 5xx (% of requests)',
     });
+    // API Gateway's own latency, not the request lines' Latency: CloudWatch computes percentiles of
+    // metric-filter metrics too, but this one is what clients see (authorizer, gateway and requests
+    // refused before any function included), for all routes in one metric.
     const p99Latency = props.api.metricLatency({ period, statistic: 'p99', label: 'API latency p99 (ms)' });
+    // Per route, from the request lines (dashboard only: alarms cannot use SEARCH).
+    const perRoute = (metricName: keyof typeof REQUEST_METRICS, statistic: string, label: string) =>
+      new MathExpression({ expression: `SEARCH('{${METRICS_NAMESPACE},route} MetricName="${metricName}"', '${statistic}', 300)`, period, label });
 
     const lambda = (metricName: string, statistic: string) => new Metric({ namespace: 'AWS/Lambda', metricName, statistic, period });
     const lambdaErrors = lambda('Errors', 'Sum');
@@ -104,20 +128,34 @@ export class Monitoring extends Construct {
       statistic: 'Sum',
     });
 
+    // Metric filters cost nothing; the metrics they publish are priced like any custom metric.
+    for (const logGroup of props.requestLogGroups) {
+      for (const [metricName, { pattern, value, unit }] of Object.entries(REQUEST_METRICS)) {
+        new MetricFilter(this, `${logGroup.node.id}${metricName}`, {
+          logGroup,
+          filterPattern: pattern,
+          metricNamespace: METRICS_NAMESPACE,
+          metricName,
+          metricValue: value,
+          dimensions: { route: '$.route' },
+          unit,
+        });
+      }
+    }
     new MetricFilter(this, 'AuthorizerRefusalsFilter', {
       logGroup: props.authorizerLogGroup,
-      // The authorizer logs each refusal at INFO as `token refused: <reason>` (Lambda's JSON log format).
-      filterPattern: FilterPattern.stringValue('$.message', '=', `${AUTHORIZER_REFUSAL_MESSAGE}*`),
+      // The authorizer logs each refusal at INFO as `token refused: <reason>` (functions/authorizer/handler.ts).
+      filterPattern: FilterPattern.stringValue('$.msg', '=', `${AUTHORIZER_REFUSAL_MESSAGE}*`),
       metricNamespace: METRICS_NAMESPACE,
       metricName: 'AuthorizerRefusals',
       metricValue: '1',
     });
     const authorizerRefusals = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'AuthorizerRefusals', statistic: 'Sum', period });
-    // The functions' EMF line counts 4xx per route (shared/http/middleware/observe.ts).
+    // The request lines' 4xx of the token route (REQUEST_METRICS).
     const tokenFailures = new Metric({
       namespace: METRICS_NAMESPACE,
       metricName: 'ClientErrors',
-      dimensionsMap: { service: SERVICE_NAME, route: 'POST /oauth/token' },
+      dimensionsMap: { route: 'POST /oauth/token' },
       statistic: 'Sum',
       period,
     });
@@ -174,6 +212,11 @@ export class Monitoring extends Construct {
           graph('Lambda errors per function', perFunction('Errors', 'Sum')),
           graph('Lambda throttles per function', perFunction('Throttles', 'Sum')),
           graph('Lambda concurrency (account)', [concurrency]),
+        ],
+        [
+          graph('Function latency p99 per route (ms)', [perRoute('Latency', 'p99', 'p99')]),
+          graph('4xx per route', [perRoute('ClientErrors', 'Sum', '4xx')]),
+          graph('5xx per route', [perRoute('ServerErrors', 'Sum', '5xx')]),
         ],
         [
           graph('DynamoDB throttles and system errors', [dynamoDbThrottles, dynamoDbSystemErrors]),

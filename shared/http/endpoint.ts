@@ -1,11 +1,7 @@
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
 import { principalFrom } from '../auth/principal';
-import { logger } from '../observability/logger';
-import { metrics } from '../observability/metrics';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
 import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
@@ -25,7 +21,7 @@ export type { ApiEvent, ApiRequest, ApiResponse, ApiResult, EndpointHandler } fr
 export type PathParametersOf<D extends EndpointDeclaration> = PathParameterOf<D['routes'][number]['path']>;
 
 /**
- * The Lambda handler of an endpoint, built from its declaration: correlation id, logs and metrics,
+ * The Lambda handler of an endpoint, built from its declaration: correlation id, the request's log line,
  * errors in the commercetools shape, the declared access rule of the route being served, declared
  * query parameters, body parsing; then `handle`. The declaration is checked first, so an endpoint
  * whose access cannot be enforced fails when its module loads and never serves a request.
@@ -41,11 +37,9 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
   };
 
   // Middy runs `before` in this order and `after`/`onError` in the reverse one: the error responder
-  // renders a failure before observe() records it, and the metrics are written after that.
+  // renders a failure before observe() writes the request's line.
   const lambda = middy<ApiEvent, ApiResult, Error, Context>()
     .use(correlationId())
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .use(logMetrics(metrics))
     .use(observe())
     .use(errorResponder())
     .use(authorize(routeOf));

@@ -3,7 +3,8 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseSigningKeyVersions } from '../../infra/signing-keys';
-import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
+import { deploymentContext } from '../../infra/deployment-context';
+import { API_ACCESS_LOG_FORMAT, GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
 import { CORS_POLICY, UPLOAD_CORS_POLICY, parseCorsOrigins } from '../../shared/http/cors';
 
 /** The deploy-time context values of infra/app.ts, each as the stack turns it into resources. */
@@ -28,6 +29,7 @@ beforeAll(() => {
     signingKeyVersions: ['2', '1'],
     alarmEmail: 'ops@example.com',
     customDomain: { domain: 'example.com', hostedZone: { id: 'Z123', name: 'example.com' } },
+    accessLog: true,
   });
 });
 
@@ -121,6 +123,34 @@ describe('token issuer with a custom domain', () => {
 
   it('is the execute-api URL without one', () => {
     expect(environmentOf(plain, 'IssueToken').TOKEN_ISSUER).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
+  });
+});
+
+describe('-c accessLog', () => {
+  it('true: API Gateway logs every request as one JSON line to a log group kept 3 months (APIG1 met)', () => {
+    configured.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ApiAccessLogs'), 'Arn'] }, Format: JSON.stringify(API_ACCESS_LOG_FORMAT) },
+    });
+    configured.template.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 90 } });
+    // What only the access log can say: requests refused before any function; never a header or a token.
+    expect(Object.values(API_ACCESS_LOG_FORMAT)).toEqual(expect.arrayContaining(['$context.requestId', '$context.identity.sourceIp', '$context.status', '$context.authorizer.error']));
+    expect(JSON.stringify(API_ACCESS_LOG_FORMAT)).not.toMatch(/header|authorization/i);
+  });
+
+  it('off by default: no access log, no log group for it', () => {
+    plain.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.absent() });
+    expect(Object.keys(plain.findResources('AWS::Logs::LogGroup')).filter((id) => id.startsWith('ApiAccessLogs'))).toEqual([]);
+  });
+
+  it('the cost model prices what the stack deploys by default (bench/cost.ts), the other choice beside it', async () => {
+    const { ASSUMPTIONS } = await import('../../bench/cost');
+    expect(ASSUMPTIONS.accessLog).toBe(Object.values(plain.findResources('AWS::ApiGatewayV2::Stage')).some((stage: any) => stage.Properties.AccessLogSettings));
+  });
+
+  it('is read from the context as true only when it says so', () => {
+    const accessLog = (value: unknown) => deploymentContext((name) => ({ region: 'r', cloudProvider: 'c', accessLog: value })[name]).accessLog;
+    expect([accessLog('true'), accessLog(' true '), accessLog(true)]).toEqual([true, true, true]);
+    expect([accessLog(undefined), accessLog('false'), accessLog('yes')]).toEqual([false, false, false]);
   });
 });
 

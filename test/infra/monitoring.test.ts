@@ -1,7 +1,8 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALARM_THRESHOLDS, METRICS_NAMESPACE } from '../../infra/constructs/monitoring';
+import { ALARM_THRESHOLDS, METRICS_NAMESPACE, REQUEST_METRICS } from '../../infra/constructs/monitoring';
+import { endpoints, fallback } from '../../functions/endpoints';
 import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 
@@ -68,19 +69,69 @@ describe('alarms', () => {
 
   it('count authorizer refusals from its log lines, and alarm on a burst of them', () => {
     plain.hasResourceProperties('AWS::Logs::MetricFilter', {
-      FilterPattern: `{ $.message = "${AUTHORIZER_REFUSAL_MESSAGE}*" }`,
+      FilterPattern: `{ $.msg = "${AUTHORIZER_REFUSAL_MESSAGE}*" }`,
       LogGroupName: { Ref: Match.stringLikeRegexp('^AuthorizerLogs') },
       MetricTransformations: [{ MetricNamespace: METRICS_NAMESPACE, MetricName: 'AuthorizerRefusals', MetricValue: '1' }],
     });
     expect(alarmOn(plain, METRICS_NAMESPACE, 'AuthorizerRefusals')).toMatchObject({ Statistic: 'Sum', Threshold: ALARM_THRESHOLDS.authorizerRefusals });
   });
 
-  it('alarm on a burst of token endpoint failures (the 4xx the functions count per route)', () => {
+  it('alarm on a burst of token endpoint failures (the 4xx of its request lines)', () => {
     const alarm = alarmOn(plain, METRICS_NAMESPACE, 'ClientErrors');
-    expect(alarm.Dimensions).toEqual(expect.arrayContaining([{ Name: 'route', Value: 'POST /oauth/token' }, { Name: 'service', Value: 'generic-resource-service' }]));
+    expect(alarm.Dimensions).toEqual([{ Name: 'route', Value: 'POST /oauth/token' }]);
     expect(alarm.Threshold).toBe(ALARM_THRESHOLDS.tokenFailures);
   });
 
+  it('watch only metrics that exist: AWS\'s own, or one a metric filter of the stack publishes with those dimensions', () => {
+    const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter')).flatMap((filter: any) => filter.Properties.MetricTransformations);
+    const published = (name: string, dimensions: string[]) =>
+      filters.some(
+        (metric: any) =>
+          metric.MetricNamespace === METRICS_NAMESPACE &&
+          metric.MetricName === name &&
+          JSON.stringify((metric.Dimensions ?? []).map((d: any) => d.Key).sort()) === JSON.stringify([...dimensions].sort()),
+      );
+    for (const alarm of alarms(plain)) {
+      const metrics = alarm.Metrics ? alarm.Metrics.flatMap((query: any) => (query.MetricStat ? [query.MetricStat.Metric] : [])) : [alarm];
+      for (const metric of metrics) {
+        if (metric.Namespace.startsWith('AWS/')) continue;
+        expect(published(metric.MetricName, (metric.Dimensions ?? []).map((d: any) => d.Name)), `${alarm.AlarmDescription}`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('request metrics from the functions\' request lines', () => {
+  const requestFunctions = [...endpoints, fallback].map((declaration) => declaration.name.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join(''));
+
+  it('every endpoint function\'s log group has the Latency, ClientErrors and ServerErrors filters, per route', () => {
+    const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter')).map((filter: any) => filter.Properties);
+    for (const fn of requestFunctions) {
+      const own = filters.filter((filter) => new RegExp(`^${fn}Logs[0-9A-F]{8}$`).test(filter.LogGroupName.Ref));
+      expect(own.map((filter) => filter.MetricTransformations[0].MetricName).sort(), fn).toEqual(Object.keys(REQUEST_METRICS).sort());
+      for (const filter of own) {
+        expect(filter.MetricTransformations[0]).toMatchObject({ MetricNamespace: METRICS_NAMESPACE, Dimensions: [{ Key: 'route', Value: '$.route' }] });
+      }
+    }
+    // The authorizer writes no request line: only its refusals are counted.
+    expect(filters.filter((filter) => /^AuthorizerLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName)).toEqual(['AuthorizerRefusals']);
+    expect(filters).toHaveLength(requestFunctions.length * 3 + 1);
+  });
+
+  it('read the request line\'s fields: latency from `ms`, errors from `status`', () => {
+    const byName = Object.fromEntries(
+      Object.values(plain.findResources('AWS::Logs::MetricFilter'))
+        .map((filter: any) => filter.Properties)
+        .filter((filter) => filter.LogGroupName.Ref.startsWith('GetResourceLogs'))
+        .map((filter) => [filter.MetricTransformations[0].MetricName, filter]),
+    );
+    expect(byName.Latency).toMatchObject({ FilterPattern: '{ $.ms >= 0 }', MetricTransformations: [{ MetricValue: '$.ms', Unit: 'Milliseconds' }] });
+    expect(byName.ClientErrors).toMatchObject({ FilterPattern: '{ ($.status >= 400) && ($.status < 500) }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
+    expect(byName.ServerErrors).toMatchObject({ FilterPattern: '{ $.status >= 500 }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
+  });
+});
+
+describe('alarm count', () => {
   it('use 17 metrics in all, the count README.md prices ($0.10 each a month)', () => {
     const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
     expect(metrics).toBe(17);
@@ -123,6 +174,8 @@ describe('dashboard', () => {
     for (const metric of ['5xx', 'Latency', 'ConcurrentExecutions', 'ReadThrottleEvents', 'SystemErrors', 'AuthorizerRefusals', 'ClientErrors']) {
       expect(body).toContain(metric);
     }
+    // Per route, from the request lines' metrics.
+    for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{${METRICS_NAMESPACE},route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
     const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention'));
     for (const fn of functions) expect(body, fn).toContain(fn);
   });

@@ -3,7 +3,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_ACCESS_LOG_FORMAT, GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
+import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
 
 /**
  * cdk-nag's AWS Solutions pack on the whole stack: no finding may stand unacknowledged, and every
@@ -123,12 +123,11 @@ describe('what the acknowledgements rely on', () => {
     }
   });
 
-  it('logs every API request as JSON to a retained log group (APIG1)', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
-      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: JSON.stringify(API_ACCESS_LOG_FORMAT) },
-    });
-    template.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 90 } });
-    expect(JSON.stringify(API_ACCESS_LOG_FORMAT)).not.toMatch(/header|authorization/i);
+  it('without -c accessLog: no access log (APIG1 acknowledged): the request lines and the authorizer\'s refusal lines log what reaches a function', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.absent() });
+    expect(Object.keys(template.findResources('AWS::Logs::LogGroup')).filter((id) => id.startsWith('ApiAccessLogs'))).toEqual([]);
+    // Every function that answers a route has the metric filters of its request lines (test/infra/monitoring.test.ts).
+    expect(Object.keys(template.findResources('AWS::Logs::MetricFilter')).length).toBeGreaterThan(0);
   });
 
   it('keeps server access logs of the images bucket (S1)', () => {

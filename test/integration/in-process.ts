@@ -36,8 +36,7 @@ export async function startInProcessGateway(environment: Record<string, string> 
     TOKEN_ISSUER: baseUrl.replace('127.0.0.1', 'localhost'),
     TOKEN_AUDIENCE: 'generic-resource-service',
     SIGNING_KEY_FILE: join(inject('dataDir'), 'signing-key.pem'),
-    POWERTOOLS_METRICS_DISABLED: 'true',
-    POWERTOOLS_LOG_LEVEL: 'ERROR',
+    AWS_LAMBDA_LOG_LEVEL: 'ERROR',
     ...environment,
   });
   const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();

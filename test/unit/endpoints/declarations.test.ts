@@ -16,7 +16,7 @@ import {
 } from '../../../shared/http/declaration';
 import { endpoint, ok } from '../../../shared/http/endpoint';
 
-process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+process.env.AWS_LAMBDA_LOG_LEVEL = 'WARN'; // no request lines in the test output
 
 /** A project route of a made-up endpoint; each test changes what it is about. */
 const projectRoute = route({
