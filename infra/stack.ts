@@ -47,7 +47,7 @@ export interface GenericResourceServiceStackProps extends StackProps {
    */
   lastModifiedIndex?: boolean;
   /**
-   * `-c accessLog=true`: API Gateway's access log, one more line per request (≈ $0.08 per million,
+   * `-c accessLog=true`: API Gateway's access log, one more line per request ($0.085 per million,
    * docs/performance.md). Off by default: every request that reaches a function is already logged
    * by its request line; what only the access log shows is the requests refused before any function
    * (429 throttling, the gateway's own refusals), which API Gateway's 4xx/5xx metrics still count.
