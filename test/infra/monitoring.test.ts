@@ -1,8 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALARM_THRESHOLDS, METRICS_NAMESPACE, REQUEST_METRICS } from '../../infra/constructs/monitoring';
 import { endpoints, fallback } from '../../functions/endpoints';
+import { logger } from '../../shared/observability/logger';
 import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 
@@ -128,6 +129,43 @@ describe('request metrics from the functions\' request lines', () => {
     expect(byName.Latency).toMatchObject({ FilterPattern: '{ $.ms >= 0 }', MetricTransformations: [{ MetricValue: '$.ms', Unit: 'Milliseconds' }] });
     expect(byName.ClientErrors).toMatchObject({ FilterPattern: '{ ($.status >= 400) && ($.status < 500) }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
     expect(byName.ServerErrors).toMatchObject({ FilterPattern: '{ $.status >= 500 }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
+  });
+});
+
+describe('the filters and the lines they read', () => {
+  /** The line the logger writes (shared/observability/logger.ts), as CloudWatch Logs receives it. */
+  const written = (log: () => void) => {
+    let line = '';
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      line += String(chunk);
+      return true;
+    });
+    log();
+    write.mockRestore();
+    return JSON.parse(line);
+  };
+
+  it('every field a request filter compares, publishes or uses as a dimension is in the request line, numbers as numbers', () => {
+    const line = written(() => logger.requestLine({ route: 'GET /{projectKey}/resource/{id}', status: 503, ms: 12, project: 'demo', clientId: 'c', correlationId: 'x' }));
+    const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter'))
+      .map((filter: any) => filter.Properties)
+      .filter((filter) => filter.MetricTransformations[0].MetricName !== 'AuthorizerRefusals');
+    for (const filter of filters) {
+      for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) [<>=]+ \d+/g)) expect(typeof line[field], field).toBe('number');
+      const [transformation] = filter.MetricTransformations;
+      if (transformation.MetricValue.startsWith('$.')) expect(typeof line[transformation.MetricValue.slice(2)]).toBe('number');
+      for (const dimension of transformation.Dimensions) expect(line[dimension.Value.slice(2)]).toBe('GET /{projectKey}/resource/{id}');
+    }
+    // A 503 line counts as a server error and not as a client error (the patterns' bounds).
+    expect(line.status >= 500 && !(line.status >= 400 && line.status < 500)).toBe(true);
+  });
+
+  it('warnings and errors have neither status nor ms, so they never count as requests', () => {
+    for (const log of [() => logger.warn('careful'), () => logger.error('failed', { error: new Error('x') })]) {
+      const line = written(log);
+      expect(line).not.toHaveProperty('status');
+      expect(line).not.toHaveProperty('ms');
+    }
   });
 });
 
