@@ -12,9 +12,9 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_PREFIX_BYTES,
   UPLOAD_TTL_SECONDS,
-  type ImageUploadTicket,
   type PendingUpload,
 } from '../domain/images/image-upload';
+import type { ImageUploadTicket } from '../domain/images/image-upload-ticket';
 import type { Variant } from '../domain/images/variant';
 import type { QueryParameters } from '../domain/query-parameters';
 import { logger } from '../observability/logger';

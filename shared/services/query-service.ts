@@ -10,7 +10,8 @@ import {
   type QueryPlan,
   type StoreAccess,
 } from '../domain/query';
-import { resourceJsonSchema, type Resource } from '../domain/resource';
+import type { Resource } from '../domain/resource';
+import { resourceJsonSchema } from '../domain/resource-fields';
 import { compileSearch, type FacetResult } from '../domain/search';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { ResourceStore } from '../store/resource-store';
