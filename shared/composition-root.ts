@@ -61,7 +61,7 @@ export const jsonValueStore = /* @__PURE__ */ once((): JsonValueStore => new Dyn
 export const variantStore = /* @__PURE__ */ once((): VariantStore => new DynamoDbVariantStore(dynamoDb(), config.tableName));
 export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbUploadStore(dynamoDb(), config.tableName));
 export const imageStorage = /* @__PURE__ */ once(
-  (): ImageStorage => new S3ImageStorage(s3(), config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket, s3ForPresigning()),
+  (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket, s3ForPresigning),
 );
 
 // ---- Tokens ----------------------------------------------------------------------------------
