@@ -15,9 +15,9 @@ async function inputsOf(name: string): Promise<string[]> {
 
 /**
  * The functions that validate something with a zod schema: a body (drafts, update actions, the
- * complex path's document, a JSON value), row 1's JSON query parameter, or a stored extension
- * binding. Every other function carries no zod at all: schemas of the answers are the document's
- * (the schema catalogue), and ids and keys are checked with plain patterns.
+ * complex path's document), row 1's JSON query parameter, or a stored extension binding. Every
+ * other function carries no zod at all: schemas of the answers are the document's (the schema
+ * catalogue), and ids, keys and row 17's JSON values are checked with plain functions.
  */
 const VALIDATING = [
   'create-resource',
@@ -25,7 +25,6 @@ const VALIDATING = [
   'overwrite-resource',
   'update-resource',
   'post-complex-path',
-  'put-json-value',
   'query-resources',
   'check-resources-exist',
   'call-extension-action',
