@@ -1,7 +1,7 @@
 import { createDynamoDbClient } from './aws/clients';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
-import { createTokenVerifier } from './auth/tokens';
+import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
 import { ComplexPathService } from './services/complex-path-service';
 import { AwsLambdaInvoker, type LambdaInvoker } from './services/extension-forwarding/lambda-invoker';
@@ -80,12 +80,11 @@ export const tokenSettings = () => ({
   ttlSeconds: config.tokenTtlSeconds,
 });
 
-export const tokenVerifier = /* @__PURE__ */ once(() => createTokenVerifier(signingKeys(), tokenSettings()));
-
 /**
- * The authorizer's verifier. It needs public keys only: in AWS it reads them from the issuer's
- * JWKS endpoint over HTTPS (cached per instance, re-read for an unknown `kid`), so the authorizer
- * carries no KMS client (27 KB) and needs no KMS permission; locally from the key file.
+ * The verifier of the authorizer and of introspection. It needs public keys only: in AWS it reads
+ * them from the issuer's JWKS endpoint over HTTPS (cached per instance, re-read for an unknown
+ * `kid`), so neither function carries a KMS client (27 KB) nor needs a KMS permission; locally
+ * from the key file.
  */
 export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
   createTokenVerifier(config.signingKeyFile ? new FileSigningKeys(config.signingKeyFile) : undefined, tokenSettings()),

@@ -5,7 +5,8 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** POST /oauth/introspect: token introspection (RFC 7662) for API clients. */
 export const introspectToken = defineEndpoint({
   name: 'introspect-token',
-  permissions: ['clients:read', 'clients:countAttempts', 'signingKey:publicKey'],
+  // Public keys come from the JWKS endpoint, as the authorizer's (shared/composition-root.ts): no KMS.
+  permissions: ['clients:read', 'clients:countAttempts'],
   routes: [
     // Public at the gateway: the caller authenticates as a client with HTTP Basic, like at /oauth/token.
     route({

@@ -14,8 +14,9 @@ import { routeTableOf, type ServedRoute } from './route-table';
 /**
  * The OpenAPI 3.1 document of the service, derived from the endpoint declarations (paths, methods,
  * summaries, path and query parameters, scopes, bodies and answers), the schema catalogue whose
- * names they refer to (through `z.toJSONSchema`) and the error catalogue. `npm run openapi` writes it to openapi.json, which `GET /openapi.json`
- * serves; a test keeps the file equal to what the declarations say.
+ * names they refer to (through `z.toJSONSchema`) and the error catalogue. `npm run openapi` writes
+ * it to openapi.json, which `GET /openapi.json` serves; a test keeps the file equal to what the
+ * declarations say.
  */
 
 type JsonSchema = Record<string, unknown>;
