@@ -9,6 +9,7 @@ import { ExtensionService } from './services/extension-service';
 import { ImageService } from './services/image-service';
 import { JsonValueService } from './services/json-value-service';
 import { ResourceQueryService } from './services/query-service';
+import { ResourceSearchService } from './services/search-service';
 import { ResourceEditService } from './services/resource-edit-service';
 import { ResourceService } from './services/resource-service';
 import type { ClientStore } from './store/client-store';
@@ -95,6 +96,7 @@ export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
 export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));
 export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditService(resourceStore()));
 export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceStore()));
+export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceStore()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));
 export const jsonValueService = /* @__PURE__ */ once(() => new JsonValueService(jsonValueStore()));
