@@ -314,7 +314,7 @@ export class GenericResourceServiceStack extends Stack {
         ThrottlingRateLimit: THROTTLE.token.rate,
         ThrottlingBurstLimit: THROTTLE.token.burst,
       },
-      // Introspection authenticates clients too (scrypt per request): the same brake on guessing.
+      // Introspection authenticates clients too (a secret check per request): the same brake on guessing.
       [routeKey({ method: 'POST', path: '/oauth/introspect' })]: {
         ThrottlingRateLimit: THROTTLE.token.rate,
         ThrottlingBurstLimit: THROTTLE.token.burst,

@@ -58,7 +58,7 @@ async function create(command: Extract<ClientCommand, { command: 'create' }>): P
   client_secret: ${secret}
   scopes:        ${client.scopes.join(' ')}
 
-The secret is shown once: only its scrypt hash is stored. Get a token with
+The secret is shown once: only its salted hash is stored. Get a token with
   curl -u '${clientId}:${secret}' -d grant_type=client_credentials <base URL>/oauth/token`);
 }
 

@@ -1,7 +1,7 @@
 import { createDynamoDbClient } from './aws/clients';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
-import { createTokenVerifier } from './auth/tokens';
+import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
 import { ComplexPathService } from './services/complex-path-service';
 import { AwsLambdaInvoker, type LambdaInvoker } from './services/extension-forwarding/lambda-invoker';
@@ -9,6 +9,8 @@ import { ExtensionService } from './services/extension-service';
 import { ImageService } from './services/image-service';
 import { JsonValueService } from './services/json-value-service';
 import { ResourceQueryService } from './services/query-service';
+import { ResourceSearchService } from './services/search-service';
+import { ResourceEditService } from './services/resource-edit-service';
 import { ResourceService } from './services/resource-service';
 import type { ClientStore } from './store/client-store';
 import type { ComplexPathStore } from './store/complex-path-store';
@@ -60,7 +62,7 @@ export const jsonValueStore = /* @__PURE__ */ once((): JsonValueStore => new Dyn
 export const variantStore = /* @__PURE__ */ once((): VariantStore => new DynamoDbVariantStore(dynamoDb(), config.tableName));
 export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbUploadStore(dynamoDb(), config.tableName));
 export const imageStorage = /* @__PURE__ */ once(
-  (): ImageStorage => new S3ImageStorage(s3(), config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket, s3ForPresigning()),
+  (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket, s3ForPresigning),
 );
 
 // ---- Tokens ----------------------------------------------------------------------------------
@@ -79,12 +81,11 @@ export const tokenSettings = () => ({
   ttlSeconds: config.tokenTtlSeconds,
 });
 
-export const tokenVerifier = /* @__PURE__ */ once(() => createTokenVerifier(signingKeys(), tokenSettings()));
-
 /**
- * The authorizer's verifier. It needs public keys only: in AWS it reads them from the issuer's
- * JWKS endpoint over HTTPS (cached per instance, re-read for an unknown `kid`), so the authorizer
- * carries no KMS client (27 KB) and needs no KMS permission; locally from the key file.
+ * The verifier of the authorizer and of introspection. It needs public keys only: in AWS it reads
+ * them from the issuer's JWKS endpoint over HTTPS (cached per instance, re-read for an unknown
+ * `kid`), so neither function carries a KMS client (27 KB) nor needs a KMS permission; locally
+ * from the key file.
  */
 export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
   createTokenVerifier(config.signingKeyFile ? new FileSigningKeys(config.signingKeyFile) : undefined, tokenSettings()),
@@ -93,7 +94,9 @@ export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
 // ---- Services (the use cases) ----------------------------------------------------------------
 
 export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));
+export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditService(resourceStore()));
 export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceStore()));
+export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceStore()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));
 export const jsonValueService = /* @__PURE__ */ once(() => new JsonValueService(jsonValueStore()));

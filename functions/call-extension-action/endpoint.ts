@@ -1,7 +1,6 @@
 import { CART_EXAMPLE } from '../../shared/domain/extensions/default-bindings';
 import { MANAGE, READ } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
-import { JsonValue } from '../../shared/http/contract/json-value';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
@@ -11,7 +10,7 @@ const FORWARDED = {
     'Forwarded to the handler the project bound the action to (an HTTPS endpoint, a Lambda function or a static JSON document), with the method, query and body; its status and JSON answer are relayed. The handler has 2 s.',
   pathParameters: { projectKey: PROJECT_KEY },
 } as const;
-const ANSWER = { description: "The bound handler's JSON answer (it chooses the status).", content: json(JsonValue) };
+const ANSWER = { description: "The bound handler's JSON answer (it chooses the status).", content: json('JsonValue') };
 const GET_ERRORS = ['NotFound', 'BadGateway', 'ServiceUnavailable', 'GatewayTimeout'] as const;
 
 /**
@@ -30,7 +29,7 @@ export const callExtensionAction = defineEndpoint({
       body: 'text',
       rows: [14],
       summary: 'Call the extension action namespace-action (POST).',
-      request: { required: false, content: json(JsonValue) },
+      request: { required: false, content: json('JsonValue') },
       responses: { 200: ANSWER },
       errors: ['BadRequest', 'NotFound', 'PayloadTooLarge', 'UnsupportedMediaType', 'BadGateway', 'ServiceUnavailable', 'GatewayTimeout'],
     }),
@@ -56,7 +55,7 @@ export const callExtensionAction = defineEndpoint({
       responses: {
         200: {
           description: "The bound handler's JSON answer; bound by default to the action's declared example, a cart.",
-          content: json(JsonValue),
+          content: json('JsonValue'),
           example: CART_EXAMPLE,
         },
       },

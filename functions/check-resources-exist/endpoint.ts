@@ -1,6 +1,6 @@
 import { READ } from '../../shared/http/contract/access';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { RESOURCE_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parameter-specs';
 import { QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 

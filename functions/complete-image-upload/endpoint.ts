@@ -1,6 +1,5 @@
 import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
-import { VariantSchema } from '../../shared/http/contract/image-schemas';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
@@ -20,7 +19,7 @@ export const completeImageUpload = defineEndpoint({
       tag: 'Images',
       description:
         'Step 2 of 2: the uploaded object is checked like the body of `POST /{projectKey}/resource/images` (declared size and type, magic number, dimensions) and attached to the variant chosen at the start. An image that fails a check is deleted and the upload closed (400, 415); nothing uploaded yet is 409 and the upload stays open. A completed, expired or unknown upload is 404.',
-      responses: { 200: { description: 'The variant with the image attached.', content: json(VariantSchema) } },
+      responses: { 200: { description: 'The variant with the image attached.', content: json('Variant') } },
       errors: ['BadRequest', 'NotFound', 'UploadNotReceived', 'UnsupportedMediaType', 'ServiceUnavailable'],
     }),
   ],

@@ -2,7 +2,6 @@ import { MANAGE } from '../../shared/http/contract/access';
 import { json, jsonBody } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { CREATED, WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
-import { ResourceDraftSchema, ResourceSchema } from '../../shared/http/contract/resource-schemas';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** POST /{projectKey}/resource (row 6): create, or update in place the resource the draft's key names. */
@@ -19,8 +18,8 @@ export const createResource = defineEndpoint({
       summary: 'Create a resource; a draft whose key exists updates that resource in place.',
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Resources',
-      request: jsonBody(ResourceDraftSchema),
-      responses: { 201: CREATED, 200: { description: 'The draft\'s key existed: that resource, updated in place (version + 1).', content: json(ResourceSchema) } },
+      request: jsonBody('ObjectTestTypeDraft'),
+      responses: { 201: CREATED, 200: { description: 'The draft\'s key existed: that resource, updated in place (version + 1).', content: json('ObjectTestType') } },
       errors: WRITE_ERRORS,
     }),
   ],

@@ -1,9 +1,9 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/composition-root';
+import { resourceEditService } from '../../shared/composition-root';
 import { createResource } from './endpoint';
 
 /** POST /{projectKey}/resource — create (201); a draft whose key exists updates that resource (200). */
 export const handler = endpoint(createResource, async ({ projectKey, body }) => {
-  const { resource, created } = await resourceService().createOrOverwrite(projectKey, body);
+  const { resource, created } = await resourceEditService().createOrOverwrite(projectKey, body);
   return { statusCode: created ? 201 : 200, body: resource };
 });

@@ -1,7 +1,6 @@
 import { MANAGE } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
 import { PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/path-parameters';
-import { ResourceSchema } from '../../shared/http/contract/resource-schemas';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** DELETE /{projectKey}/resource/{id} (row 11). */
@@ -20,7 +19,7 @@ export const deleteResource = defineEndpoint({
       query: { version: { type: 'integer', min: 1 } },
       tag: 'Resources',
       description: 'Its key becomes free again.',
-      responses: { 200: { description: 'The deleted resource.', content: json(ResourceSchema) } },
+      responses: { 200: { description: 'The deleted resource.', content: json('ObjectTestType') } },
       errors: ['BadRequest', 'NotFound', 'Conflict', 'ServiceUnavailable'],
     }),
   ],

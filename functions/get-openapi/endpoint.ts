@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
 import { defineEndpoint, route } from '../../shared/http/declaration';
@@ -19,7 +18,7 @@ export const getOpenApi = defineEndpoint({
       summary: 'The OpenAPI 3.1 document of this API.',
       pathParameters: {},
       tag: 'API reference',
-      responses: { 200: { description: 'This document.', content: json(z.record(z.string(), z.unknown())) } },
+      responses: { 200: { description: 'This document.', content: json('JsonObject') } },
       errors: [],
     }),
   ],

@@ -1,4 +1,4 @@
-import { clientStore, tokenVerifier } from '../../shared/composition-root';
+import { clientStore, publishedKeysVerifier } from '../../shared/composition-root';
 import { callerSource } from '../../shared/auth/caller-source';
 import { authenticateClient } from '../../shared/auth/client-authentication';
 import { introspect } from '../../shared/auth/introspection';
@@ -24,7 +24,7 @@ export const handler = endpoint(introspectToken, async ({ headers, body, sourceI
 
   return {
     statusCode: 200,
-    body: await introspect(token, tokenVerifier(), clientStore(), caller),
+    body: await introspect(token, publishedKeysVerifier(), clientStore(), caller),
     headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
   };
 });

@@ -2,7 +2,6 @@ import { MANAGE } from '../../shared/http/contract/access';
 import { json, jsonBody } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
-import { ResourceDraftSchema, ResourceSchema } from '../../shared/http/contract/resource-schemas';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** PATCH /{projectKey}/resource (row 7): overwrite the resource the draft's key names. */
@@ -20,8 +19,8 @@ export const overwriteResource = defineEndpoint({
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Resources',
       description: 'The draft must carry `key`; a `version` in it must match.',
-      request: jsonBody(ResourceDraftSchema),
-      responses: { 200: { description: 'The overwritten resource (version + 1).', content: json(ResourceSchema) } },
+      request: jsonBody('ObjectTestTypeDraft'),
+      responses: { 200: { description: 'The overwritten resource (version + 1).', content: json('ObjectTestType') } },
       errors: [...WRITE_ERRORS, 'NotFound'],
     }),
   ],

@@ -1,12 +1,7 @@
-import { OutOfOrderPropertiesTestType } from '../../shared/domain/out-of-order-properties';
 import { MANAGE } from '../../shared/http/contract/access';
 import { json, jsonBody } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { ArrayTestTypeSchema } from '../../shared/http/contract/resource-schemas';
-import { named } from '../../shared/http/contract/schema-names';
 import { defineEndpoint, route } from '../../shared/http/declaration';
-
-const Body = named('OutOfOrderPropertiesTestType', OutOfOrderPropertiesTestType, 'Body of the complex-path POST; it must name a resource by `id` or `key`.');
 
 /**
  * POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={x}/{two} (row 9): API
@@ -33,11 +28,11 @@ export const postComplexPath = defineEndpoint({
       },
       query: { queryParameterOne: { type: 'number' }, queryParameterTwo: { type: 'string' } },
       tag: 'Resources',
-      request: jsonBody(Body),
+      request: jsonBody('OutOfOrderPropertiesTestType'),
       responses: {
-        200: { description: 'A document at this path was replaced.', content: json(ArrayTestTypeSchema) },
-        201: { description: 'The document is new at this path.', content: json(ArrayTestTypeSchema) },
-        203: { description: 'The body\'s `version` is not the resource\'s current one; the answer reflects the current version.', content: json(ArrayTestTypeSchema) },
+        200: { description: 'A document at this path was replaced.', content: json('ArrayTestType') },
+        201: { description: 'The document is new at this path.', content: json('ArrayTestType') },
+        203: { description: 'The body\'s `version` is not the resource\'s current one; the answer reflects the current version.', content: json('ArrayTestType') },
       },
       errors: ['BadRequest', 'NotFound', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],
     }),

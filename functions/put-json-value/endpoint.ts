@@ -1,6 +1,5 @@
 import { MANAGE } from '../../shared/http/contract/access';
 import { json, jsonBody } from '../../shared/http/contract/content';
-import { JsonValue } from '../../shared/http/contract/json-value';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
@@ -18,8 +17,8 @@ export const putJsonValue = defineEndpoint({
       summary: 'Store any JSON value for the project and answer it.',
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Extensions',
-      request: jsonBody(JsonValue),
-      responses: { 200: { description: 'The stored value.', content: json(JsonValue) } },
+      request: jsonBody('JsonValue'),
+      responses: { 200: { description: 'The stored value.', content: json('JsonValue') } },
       errors: ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],
     }),
   ],

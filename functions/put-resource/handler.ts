@@ -1,9 +1,9 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/composition-root';
+import { resourceEditService } from '../../shared/composition-root';
 import { putResource } from './endpoint';
 
 /** PUT /{projectKey}/resource — create (201), or overwrite the resource holding the draft's key (200). */
 export const handler = endpoint(putResource, async ({ projectKey, body }) => {
-  const { resource, created } = await resourceService().createOrOverwrite(projectKey, body);
+  const { resource, created } = await resourceEditService().createOrOverwrite(projectKey, body);
   return { statusCode: created ? 201 : 200, body: resource };
 });

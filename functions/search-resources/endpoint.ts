@@ -1,27 +1,10 @@
-import * as z from 'zod/mini';
-import { pageOf } from '../../shared/domain/query';
-import { ObjectTestType } from '../../shared/domain/resource';
-import { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from '../../shared/domain/search';
 import { READ } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
 import { QUERY_ERRORS } from '../../shared/http/contract/resource-responses';
-import { named } from '../../shared/http/contract/schema-names';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 import type { ParameterSpecs } from '../../shared/http/parameters';
-
-named('FacetTerm', FacetTerm);
-named('TermFacetResult', TermFacetResult);
-named('FacetRange', FacetRange);
-named('RangeFacetResult', RangeFacetResult);
-named('FilterFacetResult', FilterFacetResult);
-named('FacetResult', FacetResult);
-const SearchResult = named(
-  'SearchResult',
-  z.object({ ...pageOf(ObjectTestType).shape, facets: z.record(z.string(), FacetResult) }),
-  'A page of resources and the facets asked for, keyed by their `as` name or their expression.',
-);
 
 const SEARCH_QUERY: ParameterSpecs = {
   fuzzy: { type: 'boolean' },
@@ -54,7 +37,7 @@ export const searchResources = defineEndpoint({
       tag: 'Resources',
       description:
         'Full-text search: `text.<locale>=<words>` (e.g. `text.en=dog`; every word must match a word of the resource\'s strings). `fuzzy=true` allows the platform default edit distance (0 for 1–2 characters, 1 for 3–5, 2 above); a `fuzzyLevel` above it is 400. `filter`, `filter.query` and `filter.facets` take `<field>:<values or range(a to b)>`; `facet` takes `<field>`, `<field>:range(...)` or `<field>:<condition>`, optionally `as <name>`.',
-      responses: { 200: { description: 'A page of the matches and the facets.', content: json(SearchResult) } },
+      responses: { 200: { description: 'A page of the matches and the facets.', content: json('SearchResult') } },
       errors: QUERY_ERRORS,
     }),
   ],

@@ -1,13 +1,10 @@
-import { ImageUploadTicket, MAX_UPLOAD_BYTES, UPLOAD_TTL_SECONDS } from '../../shared/domain/images/image-upload';
+import { MAX_UPLOAD_BYTES, UPLOAD_TTL_SECONDS } from '../../shared/domain/images/image-upload';
 import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { IMAGE_TARGET_QUERY } from '../../shared/http/contract/query-parameter-specs';
-import { named } from '../../shared/http/contract/schema-names';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 import type { ParameterSpecs } from '../../shared/http/parameters';
-
-const Ticket = named('ImageUploadTicket', ImageUploadTicket, 'A started image upload: PUT the image to `url` with `headers`, then complete the upload.');
 
 /** The two-step upload declares the image it will send; S3 takes nothing else. */
 const START_UPLOAD_QUERY: ParameterSpecs = {
@@ -35,7 +32,7 @@ export const startImageUpload = defineEndpoint({
       query: START_UPLOAD_QUERY,
       tag: 'Images',
       description: `Step 1 of 2, for images of up to ${MAX_UPLOAD_BYTES} bytes: \`sku\`, \`variant\`, \`filename\` and \`staged\` as for \`POST /{projectKey}/resource/images\`, plus the image's \`contentType\` and \`size\`. Answers a presigned S3 URL: PUT the image to it with exactly the headers given (S3 refuses another type or length, and a second PUT), then complete the upload. URL and upload expire after ${UPLOAD_TTL_SECONDS / 60} minutes.`,
-      responses: { 201: { description: 'The upload is open: where and how to PUT the image.', content: json(Ticket) } },
+      responses: { 201: { description: 'The upload is open: where and how to PUT the image.', content: json('ImageUploadTicket') } },
       errors: ['BadRequest', 'UnsupportedMediaType', 'ServiceUnavailable'],
     }),
   ],

@@ -1,8 +1,8 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { resourceService } from '../../shared/composition-root';
+import { resourceEditService } from '../../shared/composition-root';
 import { updateResource } from './endpoint';
 
 /** POST /{projectKey}/resource/{id} — apply `{version, actions}` in order; 409 at a stale version. */
 export const handler = endpoint(updateResource, async ({ projectKey, path, body }) =>
-  ok(await resourceService().update(projectKey, path.id, body)),
+  ok(await resourceEditService().update(projectKey, path.id, body)),
 );

@@ -2,7 +2,6 @@ import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/domain/images
 import { MAX_UPLOAD_BYTES } from '../../shared/domain/images/image-upload';
 import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
-import { VariantSchema } from '../../shared/http/contract/image-schemas';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { IMAGE_TARGET_QUERY } from '../../shared/http/contract/query-parameter-specs';
 import { defineEndpoint, route } from '../../shared/http/declaration';
@@ -27,7 +26,7 @@ export const uploadImage = defineEndpoint({
       tag: 'Images',
       description: `The body is the image itself (at most ${MAX_IMAGE_BYTES} bytes; larger ones, up to ${MAX_UPLOAD_BYTES}, go through \`POST /{projectKey}/resource/images/uploads\`); its type is checked by its bytes and must agree with Content-Type. Choose the variant with \`sku\` or \`variant\` (created on its first image). \`staged\` defaults to true (the image joins \`stagedImages\` only); \`filename\` defaults to \`img\`.`,
       request: { required: true, content: Object.fromEntries(IMAGE_CONTENT_TYPES.map((type) => [type, null])) },
-      responses: { 200: { description: 'The variant with the image attached.', content: json(VariantSchema) } },
+      responses: { 200: { description: 'The variant with the image attached.', content: json('Variant') } },
       errors: ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],
     }),
   ],

@@ -1,19 +1,21 @@
 import { logger } from '../observability/logger';
 import type { ApiClient, ClientStore } from '../store/client-store';
 import { attemptWindow, brakeSource, epochSeconds } from '../domain/auth/brute-force-brake';
-import { DECOY_HASH, verifySecret } from './client-secrets';
+import { DECOY_HASH, decoyLike, verifySecret } from './client-secrets';
 import { OAuthError } from './oauth-error';
 
 /**
  * Client authentication of the OAuth endpoints (token and introspection): HTTP Basic
- * (RFC 6749 §2.3.1), the secret checked against its scrypt hash, and the brute-force brake
- * (domain/auth/brute-force-brake.ts): an attempt of an existing client is reserved for its
- * source address before the secret is checked, and given back when the secret is right.
+ * (RFC 6749 §2.3.1), the secret checked against its stored hash (client-secrets.ts), and the
+ * brute-force brake (domain/auth/brute-force-brake.ts): an attempt of an existing client is
+ * reserved for its source address before the secret is checked, and given back when the secret
+ * is right.
  *
  * Every refusal is the same 401 invalid_client — unknown client, wrong secret, revoked, braked —
- * and takes the same time (one scrypt, against a decoy hash when there is nothing to compare), so
- * an answer tells neither which secrets are close nor whether the brake holds. Round trips: one
- * GetItem and one UpdateItem (the reservation); a right secret adds one UpdateItem (the release).
+ * and takes the same time (one hash check; against a decoy of the same scheme when there is
+ * nothing to compare), so an answer tells neither which secrets are close nor whether the brake
+ * holds. Round trips: one GetItem and one UpdateItem (the reservation); a right secret adds one
+ * UpdateItem (the release).
  */
 export async function authenticateClient(
   authorization: string | undefined,
@@ -31,7 +33,7 @@ export async function authenticateClient(
   const source = brakeSource(sourceIp);
   const window = attemptWindow(now);
   if (!(await store.reserveAttempt(client.clientId, source, window))) {
-    await verifySecret(credentials.secret, DECOY_HASH); // same time as a real check; the secret is not looked at
+    await verifySecret(credentials.secret, decoyLike(client.secretHash)); // same time as a real check; the secret is not looked at
     logger.warn('client braked for this source', { client_id: client.clientId, source, until: window.endsAt });
     throw refused();
   }

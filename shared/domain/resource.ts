@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { RESOURCE_KEY_PATTERN } from './resource-address';
 
 /**
  * The resource of this service: the interface's ObjectTestType plus the fields every resource of
@@ -49,7 +50,7 @@ export type ArrayTestType = z.infer<typeof ArrayTestType>;
 
 /** 2–256 characters of [A-Za-z0-9_-], unique per project. */
 export const ResourceKey = z.string().check(
-  z.regex(/^[A-Za-z0-9_-]{2,256}$/, {
+  z.regex(RESOURCE_KEY_PATTERN, {
     message: 'key must be 2 to 256 characters of A-Z, a-z, 0-9, _ and -',
   }),
 );
@@ -82,12 +83,11 @@ export const InterfaceObjectTestType = z.strictObject({
   objectTypeProperty: ArrayTestType,
 });
 
-let jsonSchema: object | undefined;
-
 /**
- * Resource fields as JSON Schema: what the predicate, sort and search engines know of the
- * resource. Made on first use, so functions that never query do not pay for it at cold start.
+ * Resource fields as JSON Schema, derived from ObjectTestType: what the predicate, sort and search
+ * engines know of the resource. `npm run openapi` writes it to resource-json-schema.json, which the
+ * engines read (resource-fields.ts), so no function converts schemas at cold start.
  */
-export function resourceJsonSchema(): object {
-  return (jsonSchema ??= z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' }));
+export function deriveResourceJsonSchema(): object {
+  return z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' });
 }

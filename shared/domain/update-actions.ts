@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ResourceKey, Version, type Resource } from './resource';
+import { ResourceKey, Version } from './resource';
+import type { ResourceChanges } from './resource-changes';
 
 /**
  * Update actions of POST /{projectKey}/resource/{id}. Each action sets one field, so applying a
@@ -23,12 +24,6 @@ export const UpdateRequest = z.strictObject({
   actions: z.array(z.unknown()).check(z.maxLength(MAX_UPDATE_ACTIONS)),
 });
 
-/** The net effect of a list of actions: a field absent here is left as it is; `null` removes it. */
-export interface ResourceChanges {
-  someProperty?: string;
-  key?: string | null;
-}
-
 export function isUpdateActionName(name: unknown): name is UpdateActionName {
   return typeof name === 'string' && Object.hasOwn(updateActionSchemas, name);
 }
@@ -48,25 +43,4 @@ export function netChanges(actions: readonly UpdateAction[]): ResourceChanges {
     }
   }
   return changes;
-}
-
-/** Whether applying the changes would alter the resource (an unchanged resource keeps its version). */
-export function changesAlter(resource: Resource, changes: ResourceChanges): boolean {
-  if (changes.someProperty !== undefined && changes.someProperty !== resource.someProperty) return true;
-  if (changes.key !== undefined && (changes.key ?? undefined) !== resource.key) return true;
-  return false;
-}
-
-/** The resource after the changes, one version up (the store's write produces the same). */
-export function applyChanges(resource: Resource, changes: ResourceChanges, now: string): Resource {
-  if (!changesAlter(resource, changes)) return resource;
-  const { key, ...rest } = resource;
-  const nextKey = changes.key === undefined ? key : (changes.key ?? undefined);
-  return {
-    ...rest,
-    ...(nextKey === undefined ? {} : { key: nextKey }),
-    ...(changes.someProperty === undefined ? {} : { someProperty: changes.someProperty }),
-    version: resource.version + 1,
-    lastModifiedAt: now,
-  };
 }

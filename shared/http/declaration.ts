@@ -1,6 +1,6 @@
-import type * as z from 'zod/mini';
 import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
 import type { ErrorResponseName } from './contract/error-names';
+import type { SchemaName } from './contract/schemas';
 import type { Tag } from './contract/tags';
 import type { ParameterSpecs } from './parameters';
 
@@ -61,8 +61,8 @@ export interface PathParameterSpec {
   pattern?: string;
 }
 
-/** Bodies by content type; `null`: any bytes of that type. */
-export type Content = Readonly<Record<string, z.core.$ZodType | null>>;
+/** Bodies by content type, each by its schema's name in the catalogue (contract/schemas.ts); `null`: any bytes of that type. */
+export type Content = Readonly<Record<string, SchemaName | null>>;
 
 export interface ResponseSpec {
   description: string;

@@ -4,8 +4,8 @@
  * by their code, the query and search errors, the store's unavailability, the OAuth refusals.
  * The error middleware renders the result; anything unknown is a 500 `General` without internals.
  */
-import * as z from 'zod/mini';
 import { OAuthError } from '../auth/oauth-error';
+import type { ErrorBody, ErrorObject } from './contract/error-schemas';
 import {
   DomainError,
   InvalidInputError,
@@ -19,21 +19,6 @@ import {
 } from '../domain/errors';
 import { QueryError } from '../domain/query/query-error';
 import { SearchError } from '../domain/search/search-error';
-
-/** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
-export const ErrorObject = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-});
-export type ErrorObject = z.infer<typeof ErrorObject>;
-
-/** Every error answer: the first error's message on top, at least one error object. */
-export const ErrorBody = z.looseObject({
-  statusCode: z.number().check(z.int()),
-  message: z.string(),
-  errors: z.array(ErrorObject).check(z.minLength(1)),
-});
-export type ErrorBody = z.infer<typeof ErrorBody>;
 
 export class ApiError extends Error {
   constructor(

@@ -2,7 +2,8 @@ import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
 import { errorResponses, type ErrorResponseName } from './contract/error-responses';
-import { namedSchemas } from './contract/schema-names';
+import type { DocumentSchema } from './contract/document-schema';
+import { documentSchemas, type SchemaName } from './contract/schemas';
 import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
 import { tags } from './contract/tags';
 import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
@@ -12,9 +13,10 @@ import { routeTableOf, type ServedRoute } from './route-table';
 
 /**
  * The OpenAPI 3.1 document of the service, derived from the endpoint declarations (paths, methods,
- * summaries, path and query parameters, scopes, bodies and answers through `z.toJSONSchema`) and
- * the error catalogue. `npm run openapi` writes it to openapi.json, which `GET /openapi.json`
- * serves; a test keeps the file equal to what the declarations say.
+ * summaries, path and query parameters, scopes, bodies and answers), the schema catalogue whose
+ * names they refer to (through `z.toJSONSchema`) and the error catalogue. `npm run openapi` writes
+ * it to openapi.json, which `GET /openapi.json` serves; a test keeps the file equal to what the
+ * declarations say.
  */
 
 type JsonSchema = Record<string, unknown>;
@@ -28,14 +30,14 @@ const CORRELATION_HEADER = { $ref: '#/components/headers/X-Correlation-ID' };
 export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], fallback: EndpointDeclaration): OpenApiDocument {
   const table = routeTableOf(endpoints);
   const inputs = table.flatMap(({ route }) => [
-    ...Object.values(route.request?.content ?? {}),
+    ...schemasOf(route.request?.content),
     ...Object.values(route.query ?? {}).flatMap((spec) => (spec.schema ? [spec.schema] : [])),
   ]);
   const outputs = [
-    ...table.flatMap(({ route }) => Object.values(route.responses).flatMap((response: ResponseSpec) => Object.values(response.content ?? {}))),
-    ...Object.values(errorResponses).map((response) => response.schema),
+    ...table.flatMap(({ route }) => Object.values(route.responses).flatMap((response: ResponseSpec) => schemasOf(response.content))),
+    ...Object.values(errorResponses).map((response) => schemaNamed(response.schema)),
   ];
-  const schemas = new JsonSchemas(inputs.filter(isSchema), outputs.filter(isSchema));
+  const schemas = new JsonSchemas(inputs, outputs);
 
   const paths: OpenApiDocument['paths'] = {};
   for (const served of table) {
@@ -107,7 +109,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
           {
             description: response.description,
             headers: { 'X-Correlation-ID': CORRELATION_HEADER },
-            content: { 'application/json': { schema: schemas.output(response.schema), example: response.example } },
+            content: { 'application/json': { schema: schemas.output(schemaNamed(response.schema)), example: response.example } },
           },
         ]),
       ),
@@ -143,7 +145,18 @@ export function serializeOpenApi(document: OpenApiDocument): string {
 
 // ---- Schemas ---------------------------------------------------------------------------------------
 
-const isSchema = (schema: z.core.$ZodType | null): schema is z.core.$ZodType => schema !== null;
+const catalogue: Readonly<Record<string, DocumentSchema>> = documentSchemas;
+
+/** The catalogue's named schemas (not the inline ones), by the zod schema: listed under components, referred to by `$ref`. */
+const namedSchemas = new Map(
+  Object.entries(catalogue).flatMap(([id, { schema, description, inline }]) => (inline ? [] : [[schema, { id, description }] as const])),
+);
+
+const schemaNamed = (name: SchemaName): z.core.$ZodType => documentSchemas[name].schema;
+
+/** The schemas of a declaration's bodies (`null`: any bytes, no schema). */
+const schemasOf = (media: Content | undefined): z.core.$ZodType[] =>
+  Object.values(media ?? {}).flatMap((name) => (name === null ? [] : [schemaNamed(name)]));
 
 /**
  * The JSON Schemas of a document: the named schemas under components (referred to by `$ref`), the
@@ -251,7 +264,10 @@ function reachable(roots: readonly JsonSchema[], named: Record<string, JsonSchem
 
 function content(media: Content, schemaOf: (schema: z.core.$ZodType) => JsonSchema, example?: unknown): JsonSchema {
   return Object.fromEntries(
-    Object.entries(media).map(([type, schema]) => [type, { ...(schema ? { schema: schemaOf(schema) } : {}), ...(example === undefined ? {} : { example }) }]),
+    Object.entries(media).map(([type, name]) => [
+      type,
+      { ...(name === null ? {} : { schema: schemaOf(schemaNamed(name)) }), ...(example === undefined ? {} : { example }) },
+    ]),
   );
 }
 

@@ -6,7 +6,8 @@ import {
   uriParameterFits,
   uriParameterOneOf,
 } from '../domain/out-of-order-properties';
-import { ObjectTestType, ResourceKey, type ArrayTestType, type Resource } from '../domain/resource';
+import type { ArrayTestType, Resource } from '../domain/resource';
+import { isResourceId, isResourceKey } from '../domain/resource-address';
 import { validate } from '../domain/validation';
 import type { ComplexPath, ComplexPathStore } from '../store/complex-path-store';
 import type { ResourceStore } from '../store/resource-store';
@@ -56,12 +57,12 @@ export class ComplexPathService {
   private async namedResource(projectKey: string, document: OutOfOrderPropertiesTestType): Promise<Resource> {
     if (document.id !== undefined) {
       const id = document.id;
-      const resource = ObjectTestType.shape.id.safeParse(id).success ? await this.resources.get(projectKey, id) : undefined;
+      const resource = isResourceId(id) ? await this.resources.get(projectKey, id) : undefined;
       if (!resource) throw new ResourceNotFoundError(`The resource with id '${preview(id)}'`);
       return resource;
     }
     const key = document.key!; // the schema requires id or key
-    const resource = ResourceKey.safeParse(key).success ? await this.resources.getByKey(projectKey, key) : undefined;
+    const resource = isResourceKey(key) ? await this.resources.getByKey(projectKey, key) : undefined;
     if (!resource) throw new ResourceNotFoundError(`The resource with key '${preview(key)}'`);
     return resource;
   }

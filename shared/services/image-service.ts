@@ -12,9 +12,9 @@ import {
   MAX_UPLOAD_BYTES,
   UPLOAD_PREFIX_BYTES,
   UPLOAD_TTL_SECONDS,
-  type ImageUploadTicket,
   type PendingUpload,
 } from '../domain/images/image-upload';
+import type { ImageUploadTicket } from '../domain/images/image-upload-ticket';
 import type { Variant } from '../domain/images/variant';
 import type { QueryParameters } from '../domain/query-parameters';
 import { logger } from '../observability/logger';
@@ -85,8 +85,11 @@ export class ImageService {
     const uploadId = randomUUID();
     const objectKey = pendingObjectKey(projectKey, target.filename);
     const expiresAt = Math.floor(this.now() / 1000) + UPLOAD_TTL_SECONDS;
-    const { url, headers } = await this.storage.presignPendingPut(objectKey, contentType, size, UPLOAD_TTL_SECONDS);
-    await this.uploads.create(projectKey, { uploadId, objectKey, contentType, size, ...target, expiresAt });
+    // Presigning is local work (no request to S3): it runs while the pending record is written.
+    const [{ url, headers }] = await Promise.all([
+      this.storage.presignPendingPut(objectKey, contentType, size, UPLOAD_TTL_SECONDS),
+      this.uploads.create(projectKey, { uploadId, objectKey, contentType, size, ...target, expiresAt }),
+    ]);
     return { uploadId, method: 'PUT', url, headers, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
@@ -115,8 +118,10 @@ export class ImageService {
       await this.deleteObject(key, 'a completion that lost the race');
       throw uploadNotFound(uploadId);
     }
-    await this.deletePendingObject(pending.objectKey); // the lifecycle rule would remove it a day later anyway
-    return this.attachOrDelete(projectKey, key, pending, image);
+    // The pending object's removal decides nothing (its lifecycle rule would remove it a day later
+    // anyway) and never fails: it runs beside the attach instead of costing a round trip before it.
+    const [variant] = await Promise.all([this.attachOrDelete(projectKey, key, pending, image), this.deletePendingObject(pending.objectKey)]);
+    return variant;
   }
 
   /** The pending upload, or 404: unknown, of another project, completed, or expired (then its object goes too). */

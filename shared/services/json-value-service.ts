@@ -1,5 +1,6 @@
-import { JsonValueSchema, type JsonValue } from '../domain/extensions/binding';
 import { InvalidJsonInputError } from '../domain/errors';
+import type { JsonValue } from '../domain/extensions/binding';
+import { isJsonValue } from '../domain/json-value';
 import type { JsonValueStore } from '../store/json-value-store';
 
 /** Row 17: any JSON value, stored for the project and answered back. */
@@ -7,9 +8,8 @@ export class JsonValueService {
   constructor(private readonly store: JsonValueStore) {}
 
   async put(projectKey: string, value: unknown): Promise<JsonValue> {
-    const parsed = JsonValueSchema.safeParse(value);
-    if (!parsed.success) throw new InvalidJsonInputError('The body holds a number that is not a finite double.');
-    await this.store.put(projectKey, parsed.data);
-    return parsed.data;
+    if (!isJsonValue(value)) throw new InvalidJsonInputError('The body holds a number that is not a finite double.');
+    await this.store.put(projectKey, value);
+    return value;
   }
 }

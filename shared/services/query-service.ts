@@ -1,22 +1,19 @@
 import {
   anyMatch,
   collectPage,
-  compileSort,
   planQuery,
   QueryBudget,
-  resourceFields,
   type Page,
   type PageRequest,
   type QueryPlan,
   type StoreAccess,
 } from '../domain/query';
-import { resourceJsonSchema, type Resource } from '../domain/resource';
-import { compileSearch, type FacetResult } from '../domain/search';
+import type { Resource } from '../domain/resource';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { ResourceStore } from '../store/resource-store';
 
 /**
- * Queries and search over a project's resources. DynamoDB cannot evaluate commercetools
+ * Queries of a project's resources (search is search-service.ts). DynamoDB cannot evaluate commercetools
  * predicates, so every query is evaluated here, in full, over the resources the plan says can
  * match, in the order the store can give them (query-plan.ts): ids and keys are read directly,
  * id and createdAt orders and ranges are ranges of the table's sort key, lastModifiedAt orders and
@@ -102,22 +99,6 @@ export class ResourceQueryService {
     return anyMatch(this.store.scan(projectKey, { ...access, firstReadSize: 100 }), plan.matches, this.budget);
   }
 
-  /** Row 4: full-text, filters and facets. Facets count over every resource of the facet base. */
-  async search(projectKey: string, query: QueryParameters): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
-    const search = compileSearch(query.entries, resourceJsonSchema());
-    const sort = query.all('sort');
-    const compare = compileSort([...sort], resourceFields());
-    const inIdOrder = sort.every((entry) => /^\s*id\s+asc\s*$/i.test(entry));
-    const facets = search.facets;
-    const page = await collectPage(
-      this.store.scan(projectKey, { firstReadSize: FULL_READ_SIZE }),
-      { matches: search.matchesResults, compare, ...(inIdOrder ? { streamOrder: compare } : {}) },
-      pageRequestOf(query),
-      { budget: this.budget, ...(facets ? { observe: (resource: Resource) => search.matchesFacetBase(resource) && facets.add(resource) } : {}) },
-    );
-    return { ...page, facets: facets?.result() ?? {} };
-  }
-
   /** The only resources that can match, when the predicate names them by id or key. */
   private async namedCandidates(projectKey: string, plan: QueryPlan): Promise<Resource[] | undefined> {
     if (plan.ids) return this.store.getMany(projectKey, plan.ids);
@@ -127,7 +108,7 @@ export class ResourceQueryService {
 }
 
 /** The first read of a scan that may read everything (it doubles up to the store's maximum). */
-const FULL_READ_SIZE = 1_000;
+export const FULL_READ_SIZE = 1_000;
 
 /** A promise's outcome, kept until asked for (no unhandled rejection meanwhile). */
 async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {
@@ -148,7 +129,8 @@ function variablesOf(query: QueryParameters): Record<string, readonly string[]> 
   return Object.fromEntries(query.matching(/^var\.[a-zA-Z0-9]+$/).map(([name, values]) => [name.slice('var.'.length), values]));
 }
 
-function pageRequestOf(query: QueryParameters): PageRequest {
+/** `limit`, `offset` and `withTotal`, with the defaults of the commercetools family. */
+export function pageRequestOf(query: QueryParameters): PageRequest {
   return {
     limit: query.number('limit') ?? 20,
     offset: query.number('offset') ?? 0,

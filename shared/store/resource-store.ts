@@ -1,5 +1,5 @@
 import type { ArrayTestType, Resource } from '../domain/resource';
-import type { ResourceChanges } from '../domain/update-actions';
+import type { ResourceChanges } from '../domain/resource-changes';
 
 /**
  * Where resources live. The DynamoDB adapter is the one implementation; it runs against DynamoDB

@@ -4,16 +4,41 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { functions } from '../../functions/endpoints';
 import { functionEntry, lambdaEsbuildOptions, projectRoot } from '../../infra/bundling';
 
-/** The repository files a function's bundle holds (built as the stack builds it, not written). */
-async function sourcesOf(name: string): Promise<string[]> {
+/** The files a function's bundle holds, from the repository and from packages (built as the stack builds it, not written). */
+async function inputsOf(name: string): Promise<string[]> {
   const result = await build({ ...lambdaEsbuildOptions(functionEntry(name), `${name}.mjs`), write: false, metafile: true, logLevel: 'silent' });
-  return Object.keys(result.metafile.inputs).map((input) => relative(projectRoot, input)).filter((file) => !file.includes('node_modules'));
+  const output = Object.values(result.metafile.outputs)[0]!;
+  return Object.entries(output.inputs)
+    .filter(([, input]) => input.bytesInOutput > 0)
+    .map(([file]) => relative(projectRoot, file));
 }
+
+/**
+ * The functions that validate something with a zod schema: a body (drafts, update actions, the
+ * complex path's document), row 1's JSON query parameter, or a stored extension binding. Every
+ * other function carries no zod at all: schemas of the answers are the document's (the schema
+ * catalogue), and ids, keys and row 17's JSON values are checked with plain functions.
+ */
+const VALIDATING = [
+  'create-resource',
+  'put-resource',
+  'overwrite-resource',
+  'update-resource',
+  'post-complex-path',
+  'query-resources',
+  'check-resources-exist',
+  'call-extension-action',
+];
 
 describe('what each function bundles', () => {
   const bundled = new Map<string, string[]>();
+  const packages = new Map<string, string[]>();
   beforeAll(async () => {
-    for (const { name } of functions) bundled.set(name, await sourcesOf(name));
+    for (const { name } of functions) {
+      const inputs = await inputsOf(name);
+      bundled.set(name, inputs.filter((file) => !file.includes('node_modules')));
+      packages.set(name, inputs.filter((file) => file.includes('node_modules')));
+    }
   });
 
   it('its own declaration and handler, never the list of endpoints nor another endpoint', () => {
@@ -24,10 +49,23 @@ describe('what each function bundles', () => {
     }
   });
 
-  it('neither the OpenAPI builder nor the error catalogue', () => {
+  it('neither the OpenAPI builder nor the error and schema catalogues', () => {
     for (const [name, sources] of bundled) {
       expect(sources, name).not.toContain('shared/http/openapi.ts');
       expect(sources, name).not.toContain('shared/http/contract/error-responses.ts');
+      expect(sources.filter((file) => /^shared\/http\/contract\/.*schemas?\.ts$/.test(file)), name).toEqual([]);
     }
+  });
+
+  it('zod only in the functions that validate with a schema', () => {
+    expect(VALIDATING.every((name) => packages.has(name)), 'VALIDATING names a function that does not exist').toBe(true);
+    for (const [name, files] of packages) {
+      const zod = files.some((file) => file.includes('node_modules/zod/'));
+      expect(zod, `${name} ${zod ? 'carries' : 'does not carry'} zod`).toBe(VALIDATING.includes(name));
+    }
+  });
+
+  it('no schema conversion to JSON Schema: the query engines read the generated resource-json-schema.json', () => {
+    for (const [name, files] of packages) expect(files.filter((file) => file.includes('to-json-schema')), name).toEqual([]);
   });
 });

@@ -131,11 +131,12 @@ describe('least-privilege grants', () => {
     }
   });
 
-  it('lets only the token service sign; JWKS only reads public keys; the authorizer reads clients and no key (it verifies with the JWKS endpoint)', () => {
+  it('lets only the token service sign; JWKS only reads public keys; the authorizer and introspection read clients and no key (they verify with the JWKS endpoint)', () => {
     expect(actionsOf('issue-token')).toContain('kms:Sign');
     const authorizer = actionsOf('authorizer');
     expect(authorizer).toContain('dynamodb:GetItem');
     expect(authorizer.some((action) => /^dynamodb:(Put|Update|Delete|BatchWrite)/.test(action) || action.startsWith('kms:'))).toBe(false);
+    expect(actionsOf('introspect-token').some((action) => action.startsWith('kms:'))).toBe(false);
     expect(actionsOf('get-jwks')).toEqual(['kms:GetPublicKey']);
     expect(actionsOf('route-not-found')).toEqual([]);
   });

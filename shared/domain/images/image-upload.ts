@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-
 /**
  * The two-step image upload for images too large for row 13's body: the client asks for an upload
  * (`POST …/images/uploads`), PUTs the bytes straight to S3 with the presigned URL it gets, then
@@ -33,18 +31,3 @@ export interface PendingUpload {
   /** Epoch seconds; after it the upload is unknown (404). */
   expiresAt: number;
 }
-
-/** The answer to starting an upload: how to send the bytes, and until when. */
-export const ImageUploadTicket = z.object({
-  uploadId: z.string().check(z.meta({ description: 'Complete the upload with `POST /{projectKey}/resource/images/uploads/{uploadId}`.' })),
-  method: z.literal('PUT'),
-  url: z.string().check(z.meta({ description: 'The presigned S3 URL to send the image bytes to.' })),
-  headers: z.record(z.string(), z.string()).check(
-    z.meta({
-      description:
-        'Headers the PUT must carry exactly as given (they are signed): `content-type`, `content-length`, and `if-none-match: *` (the object can be written once).',
-    }),
-  ),
-  expiresAt: z.string().check(z.meta({ description: 'ISO 8601: the URL, and the upload, expire then (15 minutes after the start).' })),
-});
-export type ImageUploadTicket = z.infer<typeof ImageUploadTicket>;

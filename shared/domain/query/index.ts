@@ -37,5 +37,6 @@ export {
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
 export { planQuery, resourceFields, type LastModifiedAccess, type QueryPlan, type StoreAccess } from './query-plan';
-export { anyMatch, collectPage, pageOf, type CollectOptions, type Page, type PageOrder, type PageRequest } from './page-window';
+export { anyMatch, collectPage, type CollectOptions, type PageOrder, type PageRequest } from './page-window';
+export { pageOf, type Page } from './page';
 export { QueryBudget } from './query-budget';

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import type { Page } from './page';
 import type { QueryBudget } from './query-budget';
 
 export interface PageRequest {
@@ -6,19 +6,6 @@ export interface PageRequest {
   offset: number;
   withTotal: boolean;
 }
-
-/** The paging fields of a query answer (rows 1, 4 and 12): `{limit, offset, count, total, results}`. */
-const PageFields = z.object({
-  limit: z.number().check(z.int(), z.meta({ description: 'Page size asked for (default 20)' })),
-  offset: z.number().check(z.int(), z.meta({ description: 'Matches skipped (default 0)' })),
-  count: z.number().check(z.int(), z.meta({ description: 'Results on this page' })),
-  total: z.optional(z.number().check(z.int())).check(z.meta({ description: 'All matches; absent with `withTotal=false`' })),
-});
-
-/** The paged answer's schema for results of the given schema. */
-export const pageOf = <T extends z.core.$ZodType>(result: T) => z.extend(PageFields, { results: z.array(result) });
-
-export type Page<T> = z.infer<typeof PageFields> & { results: T[] };
 
 /** What a page needs of a plan: the predicate, the order, and the order the stream already has. */
 export interface PageOrder {

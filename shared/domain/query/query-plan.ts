@@ -1,4 +1,4 @@
-import { resourceJsonSchema } from '../resource';
+import { resourceJsonSchema } from '../resource-fields';
 import { idPrefixAt } from '../resource-id';
 import { fieldSchemaFromJsonSchema, instantOf, type FieldSchema } from './field-schema';
 import { compilePredicate, type DocumentPredicate, type PredicateVariables } from './predicate-evaluator';

@@ -1,11 +1,8 @@
-import * as z from 'zod/mini';
 import { ResourceNotFoundError } from '../../domain/errors';
 import { MAX_IMAGE_BYTES } from '../../domain/images/image-file';
 import { fromDomainError } from '../errors';
 import { JSON_BODY_LIMIT_BYTES } from '../../domain/limits';
 import {
-  ErrorBody,
-  ErrorObject,
   concurrentModification,
   general,
   insufficientScope,
@@ -20,7 +17,7 @@ import {
   unsupportedMediaType,
 } from '../errors';
 import type { ErrorResponseName } from './error-names';
-import { named } from './schema-names';
+import type { SchemaName } from './schemas';
 
 /**
  * The error catalogue: every error answer the service gives, by the name components/responses
@@ -28,18 +25,11 @@ import { named } from './schema-names';
  * errors from here (by type only, so no Lambda bundles the catalogue); the document renders it.
  */
 
-named('ErrorObject', ErrorObject, 'One problem: `code`, `message`, and the details of its code (`field`, `invalidValue`, `currentVersion`, ...).');
-const ErrorResponse = named('ErrorResponse', ErrorBody, 'Every error answer, in the commercetools shape.');
-const OAuthErrorResponse = named(
-  'OAuthErrorResponse',
-  z.looseObject({ ...ErrorBody.shape, error: z.string(), error_description: z.string() }),
-  'Errors of the OAuth endpoints: the commercetools shape plus the RFC 6749 §5.2 fields.',
-);
-
 export interface ErrorResponseSpec {
   status: number;
   description: string;
-  schema: z.core.$ZodType;
+  /** Its body's schema, by name in the schema catalogue. */
+  schema: SchemaName;
   example: unknown;
 }
 
@@ -48,92 +38,92 @@ export const errorResponses = {
     status: 400,
     description:
       'The request is not acceptable: `InvalidInput` (query parameter, predicate, unknown field, fuzzyLevel too high), `InvalidJsonInput`, `InvalidField`, `RequiredField`, `DuplicateField`, `InvalidOperation`, or `QueryTimedOut` (a query that needs more than its budget: narrow it with an indexed field, `withTotal=false`, or page by id).',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: invalidInput("The query parameter 'limit' must be an integer from 0 to 500, got 'ten'.").body,
   },
   OAuthBadRequest: {
     status: 400,
     description: 'RFC 6749 §5.2: `invalid_request`, `unsupported_grant_type` or `invalid_scope`.',
-    schema: OAuthErrorResponse,
+    schema: 'OAuthErrorResponse',
     example: oauthError(400, 'invalid_scope', 'The client may not be granted: manage_test:other.').body,
   },
   InvalidClient: {
     status: 401,
     description: '`invalid_client`: client authentication failed (unknown client, wrong secret, revoked, or locked after repeated failures).',
-    schema: OAuthErrorResponse,
+    schema: 'OAuthErrorResponse',
     example: oauthError(401, 'invalid_client', 'Client authentication failed.').body,
   },
   Unauthorized: {
     status: 401,
     description: '`invalid_token`: the bearer token is missing, malformed, expired or not issued by this service.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: invalidToken().body,
   },
   Forbidden: {
     status: 403,
     description: '`insufficient_scope`: the token holds none of the scopes this operation needs for the path\'s project; the message names them.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: insufficientScope(['manage_test:demo']).body,
   },
   NotFound: {
     status: 404,
     description: '`ResourceNotFound`: no such resource in the project (or no binding for an extension action, or no open image upload).',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: fromDomainError(new ResourceNotFoundError("The resource with id '7b5f6d0c-4b8e-4c50-9d0a-3f1b2a4c5d6e'")).body,
   },
   RouteNotFound: {
     status: 404,
     description: '`NotFound`: no endpoint serves this method and path.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: notFoundRoute('GET', '/demo/unknown').body,
   },
   MethodNotAllowed: {
     status: 405,
     description: '`MethodNotAllowed`: the path exists for other methods, listed in the `Allow` header.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: methodNotAllowed('DELETE', '/demo/resource', ['GET', 'HEAD', 'POST', 'PATCH', 'PUT']).body,
   },
   Conflict: {
     status: 409,
     description: '`ConcurrentModification`: the expected version is not the current one (`currentVersion` says which is), or concurrent writers collided; nothing was applied.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: concurrentModification(1, 2).body,
   },
   UploadNotReceived: {
     status: 409,
     description: '`InvalidOperation`: nothing was uploaded to the upload URL yet; the upload stays open until it expires.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: invalidOperation('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', 409).body,
   },
   PayloadTooLarge: {
     status: 413,
     description: `\`RequestEntityTooLarge\`: JSON bodies are limited to ${JSON_BODY_LIMIT_BYTES} bytes, images to ${MAX_IMAGE_BYTES} bytes.`,
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: requestEntityTooLarge(JSON_BODY_LIMIT_BYTES).body,
   },
   UnsupportedMediaType: {
     status: 415,
     description: '`UnsupportedMediaType`: the body is not of the content type this operation takes.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: unsupportedMediaType('application/json', 'text/plain').body,
   },
   TooManyRequests: {
     status: 429,
     description:
       'API Gateway throttles the API (every route, and the OAuth routes more strictly) and answers 429 itself, with its own body `{"message": "Too Many Requests"}` and no `Retry-After`: retry with exponential backoff.',
-    schema: z.object({ message: z.string() }),
+    schema: 'Throttled',
     example: { message: 'Too Many Requests' },
   },
   InternalServerError: {
     status: 500,
     description: '`General`: an unexpected failure; the body holds no internals.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: general().body,
   },
   BadGateway: {
     status: 502,
     description: '`ExtensionBadResponse`: the handler bound to the extension action gave no usable JSON answer.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: {
       statusCode: 502,
       message: "The extension bound to 'namespace-action' gave no usable answer: The extension did not answer JSON.",
@@ -143,13 +133,13 @@ export const errorResponses = {
   ServiceUnavailable: {
     status: 503,
     description: '`OverCapacity`: the store is throttling; retry after the `Retry-After` seconds.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: overCapacity().body,
   },
   GatewayTimeout: {
     status: 504,
     description: '`ExtensionNoResponse`: the handler bound to the extension action did not answer in time.',
-    schema: ErrorResponse,
+    schema: 'ErrorResponse',
     example: {
       statusCode: 504,
       message: "The extension bound to 'namespace-action' did not answer within 2000 ms.",

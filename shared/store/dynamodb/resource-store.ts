@@ -11,7 +11,7 @@ import {
 import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '../../domain/errors';
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
-import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/update-actions';
+import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/resource-changes';
 import type { KeyedDraft, LastModifiedRange, NewResource, ProjectStats, ResourceStore, ScanRange } from '../resource-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, itemsOf } from './operations';

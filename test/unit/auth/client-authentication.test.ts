@@ -125,6 +125,17 @@ describe('authenticateClient', () => {
     expect(store.counted('raced', STRANGER, T0)).toBeLessThanOrEqual(BRAKE.maxAttempts);
   });
 
+  it('authenticates a client whose record has the scheme used before (scrypt), and brakes it like any other', async () => {
+    // scrypt (N=16384, r=8, p=1) of 'legacy secret ✓': records written before the fast scheme.
+    const secretHash = 'scrypt$16384$8$1$bGVnYWN5LXNhbHQtMTZieQ$M9ZSkAvUT9KzzAYpwgNjvZWsdn2YcxSljD0l_tyAhBc';
+    await store.put({ clientId: 'legacy', name: 'legacy', secretHash, scopes: ['view_test:demo'], createdAt: '2024-01-01T00:00:00Z' });
+    expect((await authenticateClient(basic('legacy', 'legacy secret ✓'), store, OWNER, T0)).clientId).toBe('legacy');
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) await refusal(authenticateClient(basic('legacy', 'guess'), store, STRANGER, T0));
+    const braked = await refusal(authenticateClient(basic('legacy', 'legacy secret ✓'), store, STRANGER, T0));
+    expect(braked.body).toMatchObject({ error: 'invalid_client', error_description: 'Client authentication failed.' });
+    expect(store.counted('legacy', STRANGER, T0)).toBe(BRAKE.maxAttempts);
+  });
+
   it('refuses a revoked client even with the right secret', async () => {
     expect((await refusal(authenticateClient(basic('revoked', 'right'), store, OWNER, T0))).statusCode).toBe(401);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { DECOY_HASH, generateSecret, hashSecret, verifySecret } from '../../../shared/auth/client-secrets.js';
+import { createHmac } from 'node:crypto';
+import { DECOY_HASH, decoyLike, generateSecret, hashSecret, verifySecret } from '../../../shared/auth/client-secrets.js';
+
+/** A record written by the scheme used before (scrypt N=16384, r=8, p=1): such clients keep working. */
+const LEGACY_SECRET = 'legacy secret ✓';
+const LEGACY_RECORD = 'scrypt$16384$8$1$bGVnYWN5LXNhbHQtMTZieQ$M9ZSkAvUT9KzzAYpwgNjvZWsdn2YcxSljD0l_tyAhBc';
 
 describe('generateSecret', () => {
   it('returns 32 random bytes as base64url (43 characters, no padding)', () => {
@@ -15,13 +20,13 @@ describe('generateSecret', () => {
 });
 
 describe('hashSecret', () => {
-  it('stores scrypt$N$r$p$salt$hash with N=16384, r=8, p=1, a 16-byte salt and a 32-byte hash', async () => {
+  it('stores hmac-sha256$salt$hash: HMAC-SHA-256 of the secret keyed with a 16-byte random salt', async () => {
     const stored = await hashSecret('s3cret');
-    const [scheme, N, r, p, salt, hash, ...rest] = stored.split('$');
+    const [scheme, salt, hash, ...rest] = stored.split('$');
     expect(rest).toEqual([]);
-    expect([scheme, N, r, p]).toEqual(['scrypt', '16384', '8', '1']);
+    expect(scheme).toBe('hmac-sha256');
     expect(Buffer.from(salt!, 'base64url')).toHaveLength(16);
-    expect(Buffer.from(hash!, 'base64url')).toHaveLength(32);
+    expect(hash).toBe(createHmac('sha256', Buffer.from(salt!, 'base64url')).update('s3cret').digest('base64url'));
   });
 
   it('does not contain the secret', async () => {
@@ -61,52 +66,76 @@ describe('verifySecret', () => {
   it('refuses the right secret against a hash whose last byte was altered', async () => {
     const stored = await hashSecret('secret');
     const parts = stored.split('$');
-    const hash = Buffer.from(parts[5]!, 'base64url');
+    const hash = Buffer.from(parts[2]!, 'base64url');
     hash[hash.length - 1]! ^= 1;
-    parts[5] = hash.toString('base64url');
+    parts[2] = hash.toString('base64url');
     expect(await verifySecret('secret', parts.join('$'))).toBe(false);
   });
 
   it('refuses the right secret against another salt', async () => {
     const stored = await hashSecret('secret');
     const parts = stored.split('$');
-    parts[4] = Buffer.alloc(16, 7).toString('base64url');
+    parts[1] = Buffer.alloc(16, 7).toString('base64url');
     expect(await verifySecret('secret', parts.join('$'))).toBe(false);
   });
 
   it('refuses a hash truncated to fewer bytes (length mismatch, no exception)', async () => {
     const stored = await hashSecret('secret');
     const parts = stored.split('$');
-    parts[5] = parts[5]!.slice(0, 20);
+    parts[2] = parts[2]!.slice(0, 20);
     expect(await verifySecret('secret', parts.join('$'))).toBe(false);
+  });
+
+  it('refuses a record with a part added', async () => {
+    expect(await verifySecret('secret', `${await hashSecret('secret')}$x`)).toBe(false);
   });
 
   it.each([
     ['the empty string', ''],
     ['a plain-text secret', 'secret'],
     ['another scheme', 'bcrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
-    ['a missing salt', 'scrypt$16384$8$1$$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
-    ['a missing hash', 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$'],
-    ['too few parts', 'scrypt$16384$8$1'],
-    ['only the scheme', 'scrypt'],
+    ['an unsalted SHA-256', 'sha256$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a missing salt', 'hmac-sha256$$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a missing hash', 'hmac-sha256$AAAAAAAAAAAAAAAAAAAAAA$'],
+    ['only the scheme', 'hmac-sha256'],
+    ['a missing scrypt salt', 'scrypt$16384$8$1$$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'],
+    ['a missing scrypt hash', 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$'],
+    ['too few scrypt parts', 'scrypt$16384$8$1'],
+    ['only the scrypt scheme', 'scrypt'],
   ])('is false, without throwing, for a stored hash with %s', async (_what, stored) => {
     await expect(verifySecret('secret', stored)).resolves.toBe(false);
   });
 
   it('refuses the scheme name spelled in another case', async () => {
     const stored = await hashSecret('secret');
-    expect(await verifySecret('secret', stored.replace(/^scrypt/, 'SCRYPT'))).toBe(false);
+    expect(await verifySecret('secret', stored.replace(/^hmac-sha256/, 'HMAC-SHA256'))).toBe(false);
+    expect(await verifySecret(LEGACY_SECRET, LEGACY_RECORD.replace(/^scrypt/, 'SCRYPT'))).toBe(false);
+  });
+});
+
+describe('verifySecret of records of the scheme used before (scrypt)', () => {
+  it('verifies the right secret: clients created before keep working', async () => {
+    expect(await verifySecret(LEGACY_SECRET, LEGACY_RECORD)).toBe(true);
+  });
+
+  it('refuses a wrong secret, another salt and an altered hash', async () => {
+    expect(await verifySecret('legacy secret', LEGACY_RECORD)).toBe(false);
+    const parts = LEGACY_RECORD.split('$');
+    expect(await verifySecret(LEGACY_SECRET, [...parts.slice(0, 4), Buffer.alloc(16, 7).toString('base64url'), parts[5]].join('$'))).toBe(false);
+    const hash = Buffer.from(parts[5]!, 'base64url');
+    hash[0]! ^= 1;
+    expect(await verifySecret(LEGACY_SECRET, [...parts.slice(0, 5), hash.toString('base64url')].join('$'))).toBe(false);
   });
 });
 
 describe('DECOY_HASH', () => {
-  it('has the shape and parameters of a real hash, so checking it costs the same', async () => {
+  it('has the scheme and shape of a new record, so checking it costs the same', async () => {
     const real = (await hashSecret('x')).split('$');
     const decoy = DECOY_HASH.split('$');
     expect(decoy).toHaveLength(real.length);
-    expect(decoy.slice(0, 4)).toEqual(real.slice(0, 4));
-    expect(decoy[4]).toHaveLength(real[4]!.length);
-    expect(decoy[5]).toHaveLength(real[5]!.length);
+    expect(decoy[0]).toBe(real[0]);
+    expect(decoy[1]).toHaveLength(real[1]!.length);
+    expect(decoy[2]).toHaveLength(real[2]!.length);
   });
 
   it.each(['', 'secret', 'AAAAAAAAAAAAAAAAAAAAAA', '\u0000'])('never verifies, not even for %j', async (secret) => {
@@ -115,6 +144,22 @@ describe('DECOY_HASH', () => {
 
   it('never verifies a freshly generated secret', async () => {
     expect(await verifySecret(generateSecret(), DECOY_HASH)).toBe(false);
+  });
+});
+
+describe('decoyLike', () => {
+  it('is a decoy of the scheme of the record: scrypt (the same parameters) for an older record, the new one else', async () => {
+    const legacyDecoy = decoyLike(LEGACY_RECORD).split('$');
+    const legacy = LEGACY_RECORD.split('$');
+    expect(legacyDecoy.slice(0, 4)).toEqual(legacy.slice(0, 4));
+    expect(legacyDecoy[4]).toHaveLength(legacy[4]!.length);
+    expect(legacyDecoy[5]).toHaveLength(legacy[5]!.length);
+    expect(decoyLike(await hashSecret('x'))).toBe(DECOY_HASH);
+    expect(decoyLike('anything else')).toBe(DECOY_HASH);
+  });
+
+  it('never verifies', async () => {
+    for (const secret of ['', LEGACY_SECRET, generateSecret()]) await expect(verifySecret(secret, decoyLike(LEGACY_RECORD))).resolves.toBe(false);
   });
 });
 

@@ -2,7 +2,8 @@ import { createPublicKey, generateKeyPairSync, sign as signWithKey, type KeyObje
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KmsSigningKeys, toPublicJwk, type PublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys';
-import { createTokenVerifier, issueAccessToken } from '../../../shared/auth/tokens';
+import { createTokenVerifier } from '../../../shared/auth/token-verifier';
+import { issueAccessToken } from '../../../shared/auth/tokens';
 
 /**
  * Signing-key rotation (docs/security.md): SIGNING_KEY_ARN lists the keys, the first signs and all

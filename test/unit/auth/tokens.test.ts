@@ -13,7 +13,8 @@ import {
 } from 'aws-jwt-verify/error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileSigningKeys, toPublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys.js';
-import { MAX_TOKEN_LENGTH, createTokenVerifier, issueAccessToken } from '../../../shared/auth/tokens.js';
+import { createTokenVerifier } from '../../../shared/auth/token-verifier.js';
+import { MAX_TOKEN_LENGTH, issueAccessToken } from '../../../shared/auth/tokens.js';
 
 const SETTINGS = { issuer: 'https://auth.example.test', audience: 'generic-resource-service' };
 const TTL = 3600;

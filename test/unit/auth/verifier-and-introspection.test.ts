@@ -2,7 +2,8 @@ import { createPublicKey, generateKeyPairSync, sign as signWithKey } from 'node:
 import { describe, expect, it } from 'vitest';
 import { introspect, mayIntrospect } from '../../../shared/auth/introspection';
 import { toPublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys';
-import { MAX_TOKEN_LENGTH, createTokenVerifier, issueAccessToken } from '../../../shared/auth/tokens';
+import { createTokenVerifier } from '../../../shared/auth/token-verifier';
+import { MAX_TOKEN_LENGTH, issueAccessToken } from '../../../shared/auth/tokens';
 import type { ApiClient } from '../../../shared/store/client-store';
 
 const SETTINGS = { issuer: 'https://auth.example.test', audience: 'generic-resource-service', ttlSeconds: 600 };

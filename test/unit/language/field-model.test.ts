@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { elementsOf, fieldModelFromJsonSchema, fieldOf, type ObjectFieldModel } from '../../../shared/domain/language';
-import { resourceJsonSchema } from '../../../shared/domain/resource';
+import { resourceJsonSchema } from '../../../shared/domain/resource-fields';
 
 const objectModel = (jsonSchema: object): ObjectFieldModel => {
   const model = fieldModelFromJsonSchema(jsonSchema);

@@ -3,13 +3,12 @@ import { ObjectTestType, type Resource } from '../../../shared/domain/resource.j
 import {
   MAX_UPDATE_ACTIONS,
   UpdateRequest,
-  applyChanges,
-  changesAlter,
   isUpdateActionName,
   netChanges,
   updateActionSchemas,
   type UpdateAction,
 } from '../../../shared/domain/update-actions.js';
+import { applyChanges, changesAlter } from '../../../shared/domain/resource-changes.js';
 import { arrayTestType, copy, exampleResourceUpdate } from './fixtures.js';
 
 const NOW = '2024-06-01T12:00:00.000Z';

@@ -1,0 +1,57 @@
+import { InvalidInputError, InvalidOperationError } from '../domain/errors';
+import { ObjectTestTypeDraft, type Resource } from '../domain/resource';
+import { isUpdateActionName, netChanges, UpdateRequest, updateActionSchemas, type UpdateAction } from '../domain/update-actions';
+import { validate } from '../domain/validation';
+import type { ResourceStore } from '../store/resource-store';
+import { storedId } from './resource-service';
+
+/**
+ * The resource use cases that take a body — create, overwrite, update — between the thin handlers
+ * and the store: validate what came in, decide what to write, and let the store's conditions settle
+ * races.
+ */
+export class ResourceEditService {
+  constructor(private readonly store: ResourceStore) {}
+
+  /** Rows 6 and 8: create, or overwrite the resource that holds the draft's key. */
+  async createOrOverwrite(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
+    const draft = validate(ObjectTestTypeDraft, body);
+    if (draft.key === undefined) {
+      if (draft.version !== undefined) throw new InvalidOperationError('A draft version applies only to a draft with a key.');
+      return { resource: await this.store.create(projectKey, draft), created: true };
+    }
+    return this.store.writeByKey(
+      projectKey,
+      { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
+      { createIfMissing: true },
+    );
+  }
+
+  /** Row 7: overwrite the resource that holds the draft's key. */
+  async overwrite(projectKey: string, body: unknown): Promise<Resource> {
+    const draft = validate(ObjectTestTypeDraft, body);
+    if (draft.key === undefined) throw new InvalidInputError('The draft must name the resource to overwrite by its key.');
+    const { resource } = await this.store.writeByKey(
+      projectKey,
+      { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
+      { createIfMissing: false },
+    );
+    return resource;
+  }
+
+  /** Row 10: actions applied in order, all or nothing, at the expected version. */
+  async update(projectKey: string, id: string, body: unknown): Promise<Resource> {
+    const request = validate(UpdateRequest, body);
+    const actions = request.actions.map(validateAction);
+    return this.store.update(projectKey, storedId(id), request.version, netChanges(actions));
+  }
+}
+
+function validateAction(action: unknown, index: number): UpdateAction {
+  const name = (action as { action?: unknown } | null)?.action;
+  if (!isUpdateActionName(name)) {
+    const known = Object.keys(updateActionSchemas).join(', ');
+    throw new InvalidInputError(`actions[${index}]: unknown update action ${JSON.stringify(name ?? null)}; known actions are ${known}.`);
+  }
+  return validate(updateActionSchemas[name], action, `actions[${index}]`);
+}
