@@ -65,6 +65,7 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
     { name: 'id in (3)', ...both((id, size) => `?${w(`id in (${quoted([id(Math.floor(size / 2)), id(3), id(size - 2)])})`)}&withTotal=false`) },
     { name: 'sort=createdAt desc, limit 20', ...both(() => '?sort=createdAt desc&limit=20&withTotal=false') },
     { name: 'sort=createdAt asc, limit 20, offset 500', ...both(() => '?sort=createdAt asc&limit=20&offset=500&withTotal=false') },
+    { name: 'sort=createdAt desc, limit 20, offset 500', ...both(() => '?sort=createdAt desc&limit=20&offset=500&withTotal=false') },
     {
       name: 'createdAt range, sort=createdAt asc',
       ...both((_, size) => `?${w(`createdAt >= "${at(Math.floor(size / 2))}" and createdAt < "${at(Math.floor(size / 2) + 50)}"`)}&sort=createdAt asc&limit=20&withTotal=false`),
@@ -72,7 +73,9 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
     { name: 'HEAD, key = …', method: 'HEAD', ...both((_, size) => `?${w(`key = "${keyOf(size - 3)}"`)}`) },
     { name: 'withTotal=true, unfiltered, limit 20', ...both(() => '?limit=20&withTotal=true') },
     { name: `sort=lastModifiedAt desc, limit 20 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
+    { name: `sort=lastModifiedAt asc, limit 20 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt asc&limit=20&withTotal=false') },
     { name: `sort=lastModifiedAt asc, limit 20, offset 500 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt asc&limit=20&offset=500&withTotal=false') },
+    { name: `sort=lastModifiedAt desc, limit 20, offset 500 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt desc&limit=20&offset=500&withTotal=false') },
     {
       name: `lastModifiedAt range, sort=lastModifiedAt desc (${byLastModified})`,
       ...both((_, size) => `?${w(lastModifiedRange(size))}&sort=lastModifiedAt desc&limit=20&withTotal=false`),

@@ -38,6 +38,45 @@ export interface ResourceStore {
    * whose index entry is out of date (updated or deleted since) is left out (docs/design.md).
    */
   scanByLastModified?(projectKey: string, range: LastModifiedRange): AsyncIterable<Resource> | undefined;
+  /**
+   * Passes over the first `skip.count` resources of `scan(range)` that `skip.matches` accepts,
+   * reading their keys only (a deep offset without materialising what it skips), and says where
+   * `scan` resumes (`after`).
+   */
+  skip(projectKey: string, range: ScanRange, skip: Skip): Promise<Skipped>;
+  /**
+   * The same over `scanByLastModified(range)`'s index entries, without re-reading their resources:
+   * an index entry out of date (updated or deleted within the index's lag) counts as one passed
+   * (docs/design.md). Undefined when the deployment has no index.
+   */
+  skipByLastModified?(projectKey: string, range: LastModifiedRange, skip: Skip): Promise<Skipped> | undefined;
+}
+
+declare const streamPosition: unique symbol;
+/** Where a stream stands (the store's own key, opaque to its callers): a scan resumes right after it. */
+export type StreamPosition = { readonly [streamPosition]: true };
+
+export interface Skip {
+  /** How many matching resources to pass over. */
+  count: number;
+  /**
+   * Which resources count. It sees their order fields only — `id`, and `createdAt` (table) or
+   * `lastModifiedAt` (index) — so it must read no other field.
+   */
+  matches: (document: unknown) => boolean;
+  /**
+   * The stream's order (StoreAccess.streamOrder). The last resources passed that tie in it with
+   * the last one are not passed after all: the page may order them otherwise (by id), so they are
+   * read in full with the page.
+   */
+  order: (a: unknown, b: unknown) => number;
+}
+
+export interface Skipped {
+  /** Matching resources passed over: `count`, fewer when the range has fewer or the last ones tie. */
+  passed: number;
+  /** Where the scan resumes; undefined: at the range's start. */
+  after?: StreamPosition;
 }
 
 export interface LastModifiedRange {
@@ -46,6 +85,8 @@ export interface LastModifiedRange {
   to?: string;
   descending?: boolean;
   firstReadSize?: number;
+  /** Start right after this position (from `skipByLastModified`). */
+  after?: StreamPosition;
 }
 
 export interface ScanRange {
@@ -57,6 +98,8 @@ export interface ScanRange {
    * reads about one page. Without it, each read fetches as much as the store allows.
    */
   firstReadSize?: number;
+  /** Start right after this position (from `skip`). */
+  after?: StreamPosition;
 }
 
 export interface ProjectStats {

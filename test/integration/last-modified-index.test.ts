@@ -21,7 +21,8 @@ import { startInProcessGateway, type InProcessGateway } from './in-process';
  */
 const SMALL = 'lastmod-small';
 const LARGE = 'lastmod-large';
-const SIZES = { [SMALL]: 60, [LARGE]: 400 } as const;
+const TIES = 'lastmod-ties';
+const SIZES = { [SMALL]: 60, [LARGE]: 600 } as const;
 const BUDGET_ITEMS = 300;
 let gateway: InProcessGateway;
 let store: DynamoDbResourceStore;
@@ -86,7 +87,7 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
         expect(observed.readUnits).toBeLessThanOrEqual(23);
       }
     }
-    // A full read of the large project is about 400 × 0.6 KB / 4 KB ≈ 60 units, and its size is over the budget.
+    // A full read of the large project is about 600 × 0.6 KB / 4 KB ≈ 90 units, and its size is over the budget.
     expect(units[`${LARGE} desc`]).toBeLessThanOrEqual(units[`${SMALL} desc`]! + 1);
   });
 
@@ -94,6 +95,49 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
     await both(LARGE, 'sort=lastModifiedAt desc&limit=20&offset=40&withTotal=false');
     const { observed } = await both(LARGE, `${where('objectTypeProperty(arrayOfIntExample contains 3)')}&sort=lastModifiedAt asc&limit=10&withTotal=false`);
     expect(body(observed).count).toBe(10);
+  });
+
+  it('deep offsets pass over index entries without re-reading their resources: the evaluator\'s answer, about a page of read units', async () => {
+    for (const direction of ['asc', 'desc']) {
+      for (const offset of [1, 40, 500, 590]) {
+        const { observed } = await both(LARGE, `sort=lastModifiedAt ${direction}&limit=20&offset=${offset}&withTotal=false`);
+        expect(body(observed).offset).toBe(offset);
+        // The pass over the offset (index entries only), the page's index entries, its resources.
+        expect(observed.calls).toEqual(['QueryCommand', 'QueryCommand', 'BatchGetItemCommand']);
+        // Index entries are about 100 bytes, read eventually consistently (0.5 unit per 4 KB);
+        // without the pass, offset + 21 units.
+        expect(observed.readUnits).toBeLessThanOrEqual(23 + Math.ceil((offset * 0.1) / 4));
+      }
+    }
+    // Past the end: an empty page.
+    expect(body((await both(LARGE, 'sort=lastModifiedAt asc&limit=20&offset=600&withTotal=false')).observed).count).toBe(0);
+  });
+
+  it('a deep offset whose page starts inside a group of equal lastModifiedAt: the group is read whole and ordered by id', async () => {
+    // Groups of 7 resources written in one millisecond.
+    let calls = 0;
+    const grouped = new DynamoDbResourceStore((await import('../../shared/composition-root')).dynamoDb(), process.env.TABLE_NAME!, () =>
+      new Date(Date.UTC(2026, 0, 1) + Math.floor(calls++ / 7)).toISOString(),
+    );
+    for (let index = 0; index < 130; index++) await grouped.create(TIES, { objectTypeProperty: draftExample.objectTypeProperty });
+    for (const direction of ['asc', 'desc']) {
+      for (const offset of [98, 100, 103, 126]) await both(TIES, `sort=lastModifiedAt ${direction}&limit=5&offset=${offset}&withTotal=false`);
+    }
+  });
+
+  it('a deep offset within a lastModifiedAt range: the range decides on the index entries; other conjuncts read the offset in full', async () => {
+    const byModification = [...(await all(LARGE))].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt));
+    const range = `lastModifiedAt > "${byModification[100]!.lastModifiedAt}" and lastModifiedAt < "${byModification[400]!.lastModifiedAt}"`;
+    for (const direction of ['asc', 'desc']) {
+      const { observed } = await both(LARGE, `${where(range)}&sort=lastModifiedAt ${direction}&limit=20&offset=250&withTotal=false`);
+      // Index entries only until the page's resources: one BatchGetItem (a second pass reads what
+      // the exclusive bound's millisecond took from the first).
+      expect(observed.calls.filter((call) => call === 'BatchGetItemCommand')).toEqual(['BatchGetItemCommand']);
+      expect(observed.calls.at(-1)).toBe('BatchGetItemCommand');
+      expect(observed.readUnits).toBeLessThanOrEqual(30);
+    }
+    const filtered = await both(LARGE, `${where(`${range} and version = 1`)}&sort=lastModifiedAt asc&limit=20&offset=150&withTotal=false`);
+    expect(filtered.observed.readUnits).toBeGreaterThan(150);
   });
 
   it('lastModifiedAt ranges, alone or with the sort: the evaluator\'s answer, reading only the range', async () => {
@@ -173,6 +217,27 @@ describe('the index is eventually consistent, the answer is not stale', () => {
     for (const resource of results) expect(resource).toEqual(current.get(resource.id));
     const after = body(await gateway.send('GET', `/${SMALL}/resource?sort=lastModifiedAt desc&limit=5&withTotal=false`));
     expect(after.results[0]).toEqual(moved);
+  });
+
+  it('a deep offset counts index entries as they are: one updated within the index lag still counts at its old place', async () => {
+    const search = 'sort=lastModifiedAt asc&limit=5&offset=20&withTotal=false';
+    const before = (await evaluator.query(SMALL, parametersOf(search))).results;
+    let moved: Resource | undefined;
+    // The update lands after the pass over the offset read the index, before the page is read: as
+    // if the index had not yet seen it. Its old entry was counted among the 20 passed over.
+    const observed = (await betweenIndexAndRead(async (entries) => {
+      // The 20 entries passed over, and the next one (is the page inside a group of equal instants?).
+      expect(entries).toHaveLength(21);
+      const [current] = await store.getMany(SMALL, [idOf(entries[3]!)]);
+      moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `moved-${Date.now()}` });
+    }, () => gateway.send('GET', `/${SMALL}/resource?${search}`))) as Awaited<ReturnType<InProcessGateway['send']>>;
+    // The page is the one that followed those 20 entries: the positions of before the update.
+    expect(body(observed).results).toEqual(before);
+    // Now that the index has it, the same page is one further on (the moved resource is last).
+    const after = (await evaluator.query(SMALL, parametersOf(search))).results;
+    expect(idsOf(after)).not.toEqual(idsOf(before));
+    expect(body(await gateway.send('GET', `/${SMALL}/resource?${search}`)).results).toEqual(after);
+    expect(idsOf(after)).not.toContain(moved!.id);
   });
 
   it('a resource whose lastModifiedAt left the range meanwhile is dropped: the predicate holds for what comes back', async () => {

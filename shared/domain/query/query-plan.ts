@@ -28,6 +28,8 @@ export interface QueryPlan {
   compare: DocumentComparator;
   /** Some `where` was given. */
   filtered: boolean;
+  /** Whether `where` reads no top-level field but these (true without `where`): they alone decide `matches`. */
+  readsOnly(fields: readonly string[]): boolean;
   /** Only resources with one of these ids can match. */
   ids?: readonly string[];
   /** Only resources with one of these keys can match. */
@@ -86,6 +88,7 @@ export function planQuery(request: { where: readonly string[]; sort: readonly st
     matches: (doc) => compiled.every((matches) => matches(doc)),
     compare: compileSort([...request.sort], resourceFields()),
     filtered: predicates.length > 0,
+    readsOnly: (only) => predicates.every((predicate) => fieldsRead(predicate).every((field) => only.includes(field))),
     ...(ids ? { ids } : {}),
     ...(keys ? { keys } : {}),
     ...(lastModifiedAccess ? { lastModifiedAccess } : {}),
@@ -135,6 +138,13 @@ function storedInstant(instant: number | undefined, round: (value: number) => nu
   if (Number.isNaN(date.getTime())) return undefined;
   const text = date.toISOString();
   return /^\d{4}-/.test(text) ? text : undefined;
+}
+
+/** The top-level fields a predicate reads (`a(b = 1)` reads `a`). */
+function fieldsRead(predicate: PredicateNode): string[] {
+  if (predicate.kind === 'and' || predicate.kind === 'or') return predicate.operands.flatMap(fieldsRead);
+  if (predicate.kind === 'not') return fieldsRead(predicate.operand);
+  return [predicate.field.segments[0]!];
 }
 
 /** The conjuncts of a predicate at its top level: `a and (b and c)` is a, b, c. */

@@ -29,11 +29,11 @@ interface ItemPage {
 
 /**
  * Every item of a paged Query or Scan, page by page: `readPage` sends the request starting at
- * the key it is given (undefined for the first page). Stops when DynamoDB says there is no more,
- * or when the consumer stops iterating (no page is read ahead).
+ * the key it is given (for the first page `startAfter`, else undefined). Stops when DynamoDB says
+ * there is no more, or when the consumer stops iterating (no page is read ahead).
  */
-export async function* itemsOf(readPage: (exclusiveStartKey: Key | undefined) => Promise<ItemPage>): AsyncIterable<Item> {
-  let exclusiveStartKey: Key | undefined;
+export async function* itemsOf(readPage: (exclusiveStartKey: Key | undefined) => Promise<ItemPage>, startAfter?: Key): AsyncIterable<Item> {
+  let exclusiveStartKey: Key | undefined = startAfter;
   do {
     const page = await readPage(exclusiveStartKey).catch(translateEngineError);
     yield* page.Items ?? [];

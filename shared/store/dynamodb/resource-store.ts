@@ -12,7 +12,7 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/resource-changes';
-import type { KeyedDraft, LastModifiedRange, NewResource, ProjectStats, ResourceStore, ScanRange } from '../resource-store';
+import type { KeyedDraft, LastModifiedRange, NewResource, ProjectStats, ResourceStore, ScanRange, Skip, Skipped, StreamPosition } from '../resource-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, itemsOf } from './operations';
 import { withRetries } from './retries';
@@ -166,30 +166,64 @@ export class DynamoDbResourceStore implements ResourceStore {
       const Limit = readSize;
       if (readSize !== undefined) readSize = Math.min(readSize * 2, MAX_READ_SIZE);
       return this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          // Resource items only, within the ids wanted: the range ends where the prefix does.
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: {
-            ':pk': projectPartition(projectKey),
-            ':from': `${RESOURCE_PREFIX}${keySizedBound(range.fromId)}`,
-            // An upper bound is a prefix: '~' sorts after every character of an id.
-            ':to': range.toId === undefined ? RESOURCE_RANGE_END : `${RESOURCE_PREFIX}${keySizedBound(range.toId)}~`,
-          },
-          ScanIndexForward: !range.descending,
-          ...projection,
-          ConsistentRead: true,
-          ExclusiveStartKey,
-          ...(Limit === undefined ? {} : { Limit }),
-        }),
+        new QueryCommand({ ...this.resourceRange(projectKey, range), ...projection, ExclusiveStartKey, ...(Limit === undefined ? {} : { Limit }) }),
       );
-    });
+    }, range.after as Key | undefined);
     return mapItems(items, toResource);
+  }
+
+  /**
+   * Reads the range's keys and creation instants only (in DynamoDB a projection does not lower the
+   * read units, which follow the size of the items read, but nothing else of them travels or is
+   * decoded).
+   */
+  async skip(projectKey: string, range: ScanRange, skip: Skip): Promise<Skipped> {
+    const keys = { ProjectionExpression: '#pk, #sk, #createdAt', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#createdAt': 'createdAt' } };
+    return passOver(
+      (ExclusiveStartKey, Limit) =>
+        this.db.send(new QueryCommand({ ...this.resourceRange(projectKey, range), ...keys, ExclusiveStartKey, Limit })).catch(translateEngineError),
+      (entry) => ({ id: idOf(entry), createdAt: entry.createdAt }),
+      (entry) => ({ pk: entry.pk, sk: entry.sk }),
+      range.after as Key | undefined,
+      skip,
+    );
+  }
+
+  /** The Query of a range of resource items, in id order or reversed, strongly consistent. */
+  private resourceRange(projectKey: string, range: ScanRange) {
+    return {
+      TableName: this.tableName,
+      // Resource items only, within the ids wanted: the range ends where the prefix does.
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: {
+        ':pk': projectPartition(projectKey),
+        ':from': `${RESOURCE_PREFIX}${keySizedBound(range.fromId)}`,
+        // An upper bound is a prefix: '~' sorts after every character of an id.
+        ':to': range.toId === undefined ? RESOURCE_RANGE_END : `${RESOURCE_PREFIX}${keySizedBound(range.toId)}~`,
+      },
+      ScanIndexForward: !range.descending,
+      ConsistentRead: true,
+    };
   }
 
   scanByLastModified(projectKey: string, range: LastModifiedRange): AsyncIterable<Resource> | undefined {
     if (!this.lastModifiedIndex) return undefined;
     return this.readByLastModified(projectKey, this.lastModifiedIndex, range);
+  }
+
+  /** The index entries only (KEYS_ONLY: keys and `lastModifiedAt`), none of their resources re-read. */
+  skipByLastModified(projectKey: string, range: LastModifiedRange, skip: Skip): Promise<Skipped> | undefined {
+    if (!this.lastModifiedIndex) return undefined;
+    const query = this.lastModifiedRange(projectKey, this.lastModifiedIndex, range);
+    if (query === EMPTY) return Promise.resolve({ passed: 0 });
+    return passOver(
+      (ExclusiveStartKey, Limit) => this.db.send(new QueryCommand({ ...query, ExclusiveStartKey, Limit })).catch(translateEngineError),
+      // Only resources count (other items of the project may carry a lastModifiedAt too).
+      (entry) => (isResourceEntry(entry) ? { id: idOf(entry), lastModifiedAt: entry[LAST_MODIFIED_INDEX_SORT_KEY] } : undefined),
+      (entry) => ({ pk: entry.pk, sk: entry.sk, [LAST_MODIFIED_INDEX_SORT_KEY]: entry[LAST_MODIFIED_INDEX_SORT_KEY] }),
+      range.after as Key | undefined,
+      skip,
+    );
   }
 
   /**
@@ -199,41 +233,24 @@ export class DynamoDbResourceStore implements ResourceStore {
    * here — its current entry is elsewhere in the index — so nothing comes back stale or out of order.
    */
   private async *readByLastModified(projectKey: string, indexName: string, range: LastModifiedRange): AsyncIterable<Resource> {
-    const { from, to } = range;
-    if (from !== undefined && to !== undefined && from > to) return;
-    const condition =
-      from !== undefined && to !== undefined ? ' AND #at BETWEEN :from AND :to' : from !== undefined ? ' AND #at >= :from' : to !== undefined ? ' AND #at <= :to' : '';
+    const query = this.lastModifiedRange(projectKey, indexName, range);
+    if (query === EMPTY) return;
     const yielded = new Set<string>();
     let readSize = range.firstReadSize;
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    let ExclusiveStartKey = range.after as Key | undefined;
     do {
       const Limit = readSize;
       if (readSize !== undefined) readSize = Math.min(readSize * 2, MAX_READ_SIZE);
       const page = await this.db
-        .send(
-          new QueryCommand({
-            TableName: this.tableName,
-            IndexName: indexName,
-            KeyConditionExpression: `pk = :pk${condition}`,
-            ExpressionAttributeNames: condition ? { '#at': LAST_MODIFIED_INDEX_SORT_KEY } : undefined,
-            ExpressionAttributeValues: {
-              ':pk': projectPartition(projectKey),
-              ...(from === undefined ? {} : { ':from': from }),
-              ...(to === undefined ? {} : { ':to': to }),
-            },
-            ScanIndexForward: !range.descending,
-            ExclusiveStartKey,
-            ...(Limit === undefined ? {} : { Limit }),
-          }),
-        )
+        .send(new QueryCommand({ ...query, ExclusiveStartKey, ...(Limit === undefined ? {} : { Limit }) }))
         .catch(translateEngineError);
       // Other items of the project may carry a lastModifiedAt too (row 9's document): resources only.
-      const entries = (page.Items ?? []).filter((entry) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX));
+      const entries = (page.Items ?? []).filter(isResourceEntry);
       const current = new Map(
         (await this.batchGet(entries.map(({ pk, sk }) => ({ pk, sk })), projection)).map((item) => [item.id as string, item]),
       );
       for (const entry of entries) {
-        const id = (entry.sk as string).slice(RESOURCE_PREFIX.length);
+        const id = idOf(entry);
         const item = current.get(id);
         // A resource updated between two index pages can have an entry on each: the first one counts.
         if (!item || item.lastModifiedAt !== entry[LAST_MODIFIED_INDEX_SORT_KEY] || yielded.has(id)) continue;
@@ -242,6 +259,26 @@ export class DynamoDbResourceStore implements ResourceStore {
       }
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
+  }
+
+  /** The Query of a range of the index, or EMPTY when its bounds cross. */
+  private lastModifiedRange(projectKey: string, indexName: string, range: LastModifiedRange) {
+    const { from, to } = range;
+    if (from !== undefined && to !== undefined && from > to) return EMPTY;
+    const condition =
+      from !== undefined && to !== undefined ? ' AND #at BETWEEN :from AND :to' : from !== undefined ? ' AND #at >= :from' : to !== undefined ? ' AND #at <= :to' : '';
+    return {
+      TableName: this.tableName,
+      IndexName: indexName,
+      KeyConditionExpression: `pk = :pk${condition}`,
+      ExpressionAttributeNames: condition ? { '#at': LAST_MODIFIED_INDEX_SORT_KEY } : undefined,
+      ExpressionAttributeValues: {
+        ':pk': projectPartition(projectKey),
+        ...(from === undefined ? {} : { ':from': from }),
+        ...(to === undefined ? {} : { ':to': to }),
+      },
+      ScanIndexForward: !range.descending,
+    };
   }
 
   async getMany(projectKey: string, ids: readonly string[]): Promise<Resource[]> {
@@ -462,6 +499,67 @@ function checkVersion(resource: Resource | undefined, id: string, expectedVersio
     throw new VersionConflictError(expectedVersion, resource.version);
   }
   return resource;
+}
+
+/** A range whose bounds cross: nothing to read. */
+const EMPTY = Symbol('empty range');
+
+type Key = Record<string, unknown>;
+
+const isResourceEntry = (entry: Record<string, unknown>) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX);
+const idOf = (entry: Record<string, unknown>) => (entry.sk as string).slice(RESOURCE_PREFIX.length);
+
+/**
+ * Passes over the first `skip.count` matching entries of a keys-only Query, each read asking for
+ * what is still to pass and one more (DynamoDB may answer fewer, at 1 MB of items read, and say
+ * where to go on). When that next entry ties in the stream's order with the last one passed (or
+ * cannot be seen), the trailing group that ties with it is given back, so that the page reads the
+ * group whole and orders it itself.
+ */
+async function passOver(
+  read: (exclusiveStartKey: Key | undefined, limit: number) => Promise<{ Items?: Record<string, unknown>[]; LastEvaluatedKey?: Key }>,
+  orderFields: (entry: Record<string, unknown>) => Record<string, unknown> | undefined,
+  positionOf: (entry: Record<string, unknown>) => Key,
+  startAfter: Key | undefined,
+  skip: Skip,
+): Promise<Skipped> {
+  let passed = 0;
+  let position = startAfter;
+  // The trailing run of entries that tie in the stream's order: its first, the matches in it, and the position before it.
+  let run: { first: Record<string, unknown>; matches: number; before: Key | undefined } | undefined;
+  // Whether the entry after the last one passed ties with it; undefined while unseen.
+  let tiesAhead: boolean | undefined;
+  let exclusiveStartKey = startAfter;
+  reading: while (passed < skip.count) {
+    const page = await read(exclusiveStartKey, skip.count - passed + 1);
+    for (const entry of page.Items ?? []) {
+      const fields = orderFields(entry);
+      if (!fields) {
+        position = positionOf(entry);
+        continue;
+      }
+      if (passed === skip.count) {
+        tiesAhead = run !== undefined && skip.order(run.first, fields) === 0;
+        break reading;
+      }
+      if (!run || skip.order(run.first, fields) !== 0) run = { first: fields, matches: 0, before: position };
+      if (skip.matches(fields)) {
+        passed++;
+        run.matches++;
+      }
+      position = positionOf(entry);
+    }
+    exclusiveStartKey = page.LastEvaluatedKey;
+    if (!exclusiveStartKey) {
+      tiesAhead = false; // the range ends here
+      break;
+    }
+  }
+  if (tiesAhead !== false && run && run.matches > 0) {
+    passed -= run.matches;
+    position = run.before;
+  }
+  return { passed, ...(position ? { after: position as StreamPosition } : {}) };
 }
 
 async function* mapItems<T>(items: AsyncIterable<Record<string, unknown>>, map: (item: Record<string, unknown>) => T): AsyncIterable<T> {

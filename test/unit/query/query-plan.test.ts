@@ -45,6 +45,16 @@ describe('planQuery: what an index can answer', () => {
     expect(plan([]).access(false).streamOrder).toBeDefined();
   });
 
+  it('tells whether the predicate reads only given top-level fields (a deep offset then passes over keys only)', () => {
+    const table = ['id', 'createdAt'];
+    expect(plan([]).readsOnly(table)).toBe(true);
+    expect(plan(['createdAt >= "2025-01-01T00:00:00Z"', 'id > "a" and not(createdAt > "2026-01-01T00:00:00Z")']).readsOnly(table)).toBe(true);
+    expect(plan(['createdAt >= "2025-01-01T00:00:00Z" and version = 1']).readsOnly(table)).toBe(false);
+    expect(plan(['createdAt >= "2025-01-01T00:00:00Z" or objectTypeProperty(arrayOfIntExample contains 1)']).readsOnly(table)).toBe(false);
+    expect(plan(['lastModifiedAt > "2025-01-01T00:00:00Z"']).readsOnly(table)).toBe(false);
+    expect(plan(['lastModifiedAt > "2025-01-01T00:00:00Z"']).readsOnly(['id', 'lastModifiedAt'])).toBe(true);
+  });
+
   it('names a range and order of the optional lastModifiedAt index, as stored instants (UTC, milliseconds)', () => {
     const sorted = plan(['lastModifiedAt > "2025-01-01T01:00:00+01:00" and lastModifiedAt <= "2025-03-01T00:00:00Z"'], ['lastModifiedAt desc']);
     expect(sorted.lastModifiedAccess).toMatchObject({
