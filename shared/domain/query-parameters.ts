@@ -26,10 +26,10 @@ export class QueryParameters {
     const value = bounds.integer ? parseInteger(text) : parseDecimal(text);
     const kind = bounds.integer ? 'an integer' : 'a number';
     if (!Number.isFinite(value) || (bounds.integer && !Number.isInteger(value))) {
-      throw new InvalidInputError(`The query parameter '${name}' must be ${kind}, got '${text}'.`);
+      throw new InvalidInputError(`The query parameter '${name}' must be ${kind}${rangeText(bounds)}, got '${text}'.`);
     }
     if ((bounds.min !== undefined && value < bounds.min) || (bounds.max !== undefined && value > bounds.max)) {
-      throw new InvalidInputError(`The query parameter '${name}' must be ${kind} from ${bounds.min ?? '-∞'} to ${bounds.max ?? '∞'}, got '${text}'.`);
+      throw new InvalidInputError(`The query parameter '${name}' must be ${kind}${rangeText(bounds)}, got '${text}'.`);
     }
     return value;
   }
@@ -46,6 +46,17 @@ export class QueryParameters {
   matching(pattern: RegExp): [string, readonly string[]][] {
     return [...this.entries].filter(([name]) => pattern.test(name));
   }
+}
+
+/**
+ * ` from <min> to <max>` for a bounded parameter ('' when it has no bounds). An integer's open
+ * end is the largest integer read exactly (2^53 − 1), not ∞: a longer one is refused, and the
+ * message must not say a refused value was in range.
+ */
+export function rangeText(bounds: { min?: number; max?: number; integer?: boolean }): string {
+  if (bounds.min === undefined && bounds.max === undefined) return '';
+  const open = (sign: '' | '-') => (bounds.integer ? `${sign}${Number.MAX_SAFE_INTEGER}` : `${sign}∞`);
+  return ` from ${bounds.min ?? open('-')} to ${bounds.max ?? open('')}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
 import { invalidInput } from './errors';
-import { parseDecimal, parseInteger, type QueryParameters } from '../domain/query-parameters';
+import { parseDecimal, parseInteger, rangeText, type QueryParameters } from '../domain/query-parameters';
 
 /**
  * Declared query parameters of a route (in its endpoint's declaration). The endpoint builder checks every
@@ -36,7 +36,7 @@ export function checkParameters(specs: ParameterSpecs | undefined, query: QueryP
 function checkValue(name: string, value: string, spec: ParameterSpec): void {
   const types = [spec.type].flat();
   if (types.some((type) => fits(type, value, spec))) return;
-  const bounds = spec.min !== undefined || spec.max !== undefined ? ` from ${spec.min ?? '-∞'} to ${spec.max ?? '∞'}` : '';
+  const bounds = rangeText({ min: spec.min, max: spec.max, integer: types.every((type) => type === 'integer') });
   throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${preview(value)}'.`);
 }
 

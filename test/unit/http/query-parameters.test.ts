@@ -153,6 +153,14 @@ describe('QueryParameters.number', () => {
     expect(invalidInput(() => q('x=11').number('x', { max: 10 })).message).toBe("The query parameter 'x' must be a number from -∞ to 10, got '11'.");
   });
 
+  it('names the largest exact integer as the open end of an integer range: a longer one is not in range', () => {
+    const tooLong = invalidInput(() => q('variant=9007199254740993').number('variant', { integer: true, min: 1 }));
+    expect(tooLong.message).toBe("The query parameter 'variant' must be an integer from 1 to 9007199254740991, got '9007199254740993'.");
+    expect(invalidInput(() => q('x=5').number('x', { integer: true, max: 3 })).message).toBe(
+      "The query parameter 'x' must be an integer from -9007199254740991 to 3, got '5'.",
+    );
+  });
+
   it('refuses a numeric parameter given twice', () => {
     expect(invalidInput(() => q('limit=1&limit=1').number('limit')).message).toMatch(/may be given only once/);
   });
