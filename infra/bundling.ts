@@ -17,8 +17,12 @@ export const lambdaBundling = {
   mainFields: ['module', 'main'],
   // Some CommonJS dependencies call require(); give ESM bundles one.
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-  // Lambda provides credentials in the environment: bundle an env-only provider, not the whole chain.
-  alias: { '@aws-sdk/credential-provider-node': './infra/lambda-env-credentials.ts' } as Record<string, string>,
+  // Parts of the AWS SDK no function runs in Lambda, replaced by small stand-ins (each file says why).
+  alias: {
+    '@aws-sdk/credential-provider-node': './infra/sdk-stand-ins/credential-provider-node.ts',
+    '@smithy/core/event-streams': './infra/sdk-stand-ins/event-streams.ts',
+    'mnemonist/lru-cache': './infra/sdk-stand-ins/lru-cache.ts',
+  } as Record<string, string>,
   /** Settings the CDK construct has no property for, passed to esbuild as they are (see lambdaEsbuildArgs). */
   extra: {
     // License comments of the bundled packages stay in their packages, not in every function.

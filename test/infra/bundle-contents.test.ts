@@ -68,4 +68,11 @@ describe('what each function bundles', () => {
   it('no schema conversion to JSON Schema: the query engines read the generated resource-json-schema.json', () => {
     for (const [name, files] of packages) expect(files.filter((file) => file.includes('to-json-schema')), name).toEqual([]);
   });
+
+  it('none of the SDK parts replaced by stand-ins (infra/sdk-stand-ins/): credential chain, event-stream codec, mnemonist', () => {
+    for (const [name, files] of packages) {
+      const replaced = files.filter((file) => /node_modules\/(@aws-sdk\/credential-provider-(node|ini|sso|process|web-identity)|@smithy\/core\/dist-es\/submodules\/event-streams|mnemonist)\//.test(file));
+      expect(replaced, name).toEqual([]);
+    }
+  });
 });
