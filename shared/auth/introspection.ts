@@ -49,7 +49,7 @@ export async function introspect(
   token: string,
   verify: (token: string) => Promise<AccessTokenClaims>,
   clients: Pick<ClientStore, 'get'>,
-  caller: Pick<ApiClient, 'clientId' | 'scopes'>,
+  caller: Pick<ApiClient, 'clientId' | 'scopes' | 'revokedAt'>,
 ): Promise<Introspection> {
   if (token.length > MAX_TOKEN_LENGTH) return INACTIVE;
   let claims: AccessTokenClaims;
@@ -59,7 +59,8 @@ export async function introspect(
     return INACTIVE;
   }
   if (!mayIntrospect(caller, claims)) return INACTIVE;
-  const client = await clients.get(claims.client_id);
+  // A client introspecting its own token: its record was read by its authentication a moment ago.
+  const client = claims.client_id === caller.clientId ? caller : await clients.get(claims.client_id);
   if (!client || client.revokedAt) return INACTIVE;
   return {
     active: true,

@@ -67,13 +67,24 @@ describe('introspect (RFC 7662)', () => {
 
   it('is inactive for a revoked or vanished client, an invalid token, or an oversized one (not even verified)', async () => {
     const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo'] });
-    expect(await introspect(token, verify, storeOf(client({ revokedAt: '2024-01-02T00:00:00Z' })), client())).toEqual({ active: false });
-    expect(await introspect(token, verify, storeOf(undefined), client())).toEqual({ active: false });
+    const introspector = { clientId: 'c2', scopes: ['introspect_oauth_tokens:demo'] };
+    expect(await introspect(token, verify, storeOf(client({ revokedAt: '2024-01-02T00:00:00Z' })), introspector)).toEqual({ active: false });
+    expect(await introspect(token, verify, storeOf(undefined), introspector)).toEqual({ active: false });
     expect(await introspect(`${token}x`, verify, storeOf(client()), client())).toEqual({ active: false });
     let verified = false;
     const spy = async () => ((verified = true), Promise.reject(new Error('never')));
     expect(await introspect('a'.repeat(MAX_TOKEN_LENGTH + 1), spy, storeOf(client()), client())).toEqual({ active: false });
     expect(verified).toBe(false);
+  });
+
+  it('a client introspecting its own token is not read again: its authentication read it (and refuses it revoked)', async () => {
+    const { token } = await issueAccessToken(keys, SETTINGS, { clientId: 'c1', scopes: ['view_test:demo'] });
+    let reads = 0;
+    const store = { get: async () => ((reads += 1), client()) };
+    expect(await introspect(token, verify, store, client())).toMatchObject({ active: true, client_id: 'c1' });
+    expect(reads).toBe(0);
+    expect(await introspect(token, verify, store, { clientId: 'c2', scopes: ['introspect_oauth_tokens:demo'] })).toMatchObject({ active: true });
+    expect(reads).toBe(1);
   });
 
   it('RFC 7662 §2.1: only the token\'s own client, or a client with introspect_oauth_tokens on every project of the token', async () => {
