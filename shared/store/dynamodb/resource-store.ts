@@ -263,20 +263,16 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   /** The Query of a range of the index, or EMPTY when its bounds cross. */
   private lastModifiedRange(projectKey: string, indexName: string, range: LastModifiedRange) {
-    const { from, to } = range;
-    if (from !== undefined && to !== undefined && from > to) return EMPTY;
-    const condition =
-      from !== undefined && to !== undefined ? ' AND #at BETWEEN :from AND :to' : from !== undefined ? ' AND #at >= :from' : to !== undefined ? ' AND #at <= :to' : '';
+    // Always both bounds: DynamoDB Local reads an unbounded index range slowly from its start
+    // (26.5 ms against 5.1 ms for the first 21 entries of 100,000, ascending; same read units).
+    const { from = INSTANTS_START, to = INSTANTS_END } = range;
+    if (from > to) return EMPTY;
     return {
       TableName: this.tableName,
       IndexName: indexName,
-      KeyConditionExpression: `pk = :pk${condition}`,
-      ExpressionAttributeNames: condition ? { '#at': LAST_MODIFIED_INDEX_SORT_KEY } : undefined,
-      ExpressionAttributeValues: {
-        ':pk': projectPartition(projectKey),
-        ...(from === undefined ? {} : { ':from': from }),
-        ...(to === undefined ? {} : { ':to': to }),
-      },
+      KeyConditionExpression: 'pk = :pk AND #at BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#at': LAST_MODIFIED_INDEX_SORT_KEY },
+      ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':from': from, ':to': to },
       ScanIndexForward: !range.descending,
     };
   }
@@ -503,6 +499,9 @@ function checkVersion(resource: Resource | undefined, id: string, expectedVersio
 
 /** A range whose bounds cross: nothing to read. */
 const EMPTY = Symbol('empty range');
+/** Below and above every instant the store writes (ISO-8601 `toISOString`: a digit first). */
+const INSTANTS_START = '0';
+const INSTANTS_END = '~';
 
 type Key = Record<string, unknown>;
 
