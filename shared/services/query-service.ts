@@ -82,6 +82,15 @@ export class ResourceQueryService {
     const access = plan.lastModifiedAccess;
     if (!access || (page.withTotal && !access.bounded) || !this.store.scanByLastModified) return undefined;
     const { bounded: _, streamOrder, ...range } = access;
+    // A range alone, its page in id order (no sort given): the range's ids from the index keys,
+    // then their resources in id order until the page is complete, not every resource of the range.
+    // The first read takes two more: the range's inclusive ends may hold resources `>`/`<` exclude.
+    const idOrder = plan.access(false).streamOrder;
+    const ids = !streamOrder && idOrder && !page.withTotal ? this.store.idsByLastModified?.(projectKey, range) : undefined;
+    if (ids) {
+      const resources = this.inIdOrder(projectKey, ids, page.offset + page.limit + 1 + 2);
+      return collectPage(resources, { ...plan, streamOrder: idOrder }, page, { budget: this.budget });
+    }
     const { after, offset } = await this.passOffset(plan, streamOrder, page, INDEX_ORDER_FIELDS, 1, (skip) =>
       this.store.skipByLastModified?.(projectKey, range, skip),
     );
@@ -95,6 +104,30 @@ export class ResourceQueryService {
     if (!documents) return undefined;
     const answer = await collectPage(documents, { ...plan, streamOrder }, { ...page, offset }, { budget: this.budget });
     return { ...answer, offset: page.offset };
+  }
+
+  /**
+   * The resources of ids read from index keys, in id order: every id first (a few bytes of index
+   * each; counted against the budget like resources), then their resources, a page and one more at
+   * first, twice as many each time after. An id may be out of date: its resource is whatever it
+   * is now, and the predicate decides again.
+   */
+  private async *inIdOrder(projectKey: string, ids: AsyncIterable<string>, firstReadSize: number): AsyncIterable<Resource> {
+    const spend = this.budget.start();
+    const distinct = new Set<string>();
+    for await (const id of ids) {
+      spend();
+      distinct.add(id);
+    }
+    const ordered = [...distinct].sort(); // code-unit order, as the id comparator's `<`
+    for (let start = 0, size = firstReadSize; start < ordered.length; start += size, size = Math.min(size * 2, FULL_READ_SIZE)) {
+      const chunk = ordered.slice(start, start + size);
+      const read = new Map((await this.store.getMany(projectKey, chunk)).map((resource) => [resource.id, resource]));
+      for (const id of chunk) {
+        const resource = read.get(id);
+        if (resource) yield resource;
+      }
+    }
   }
 
   /**

@@ -39,6 +39,12 @@ export interface ResourceStore {
    */
   scanByLastModified?(projectKey: string, range: LastModifiedRange): AsyncIterable<Resource> | undefined;
   /**
+   * The ids of the index entries in the range, in `lastModifiedAt` order, from the keys alone (no
+   * resource read): an id may come twice, or be out of date (updated or deleted since), so its
+   * resource must be read and tested again. Undefined when the deployment has no index.
+   */
+  idsByLastModified?(projectKey: string, range: LastModifiedRange): AsyncIterable<string> | undefined;
+  /**
    * Passes over the first `skip.count` resources of `scan(range)` that `skip.matches` accepts,
    * reading their keys only (a deep offset without materialising what it skips), and says where
    * `scan` resumes (`after`).

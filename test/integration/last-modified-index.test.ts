@@ -73,6 +73,13 @@ const both = async (project: string, search: string) => {
   expect(body(observed).results).toEqual(reference.results);
   return { observed, reference };
 };
+/** The first lastModifiedAt from `start` on (stepping by `step`) that no other resource of `sorted` shares. */
+const uniqueInstantNear = (sorted: Resource[], start: number, step: 1 | -1): string => {
+  const unique = (index: number) => sorted.filter((resource) => resource.lastModifiedAt === sorted[index]!.lastModifiedAt).length === 1;
+  let index = start;
+  while (!unique(index)) index += step;
+  return sorted[index]!.lastModifiedAt;
+};
 const all = async (project: string) => (await evaluator.query(project, parametersOf('limit=500&withTotal=false'))).results;
 
 describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
@@ -155,12 +162,7 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
     expect(body(alone.observed).count).toBe(inRange.length);
     expect(alone.observed.readUnits).toBeLessThanOrEqual(inRange.length + 12);
     // A page inside the range, its ends not shared with other resources: one index read, one BatchGetItem.
-    const unique = (index: number) => byModification.filter((resource) => resource.lastModifiedAt === byModification[index]!.lastModifiedAt).length === 1;
-    const [lower, upper] = [[150, 1], [190, -1]].map(([start, step]) => {
-      let index = start!;
-      while (!unique(index)) index += step!;
-      return byModification[index]!.lastModifiedAt;
-    });
+    const [lower, upper] = [uniqueInstantNear(byModification, 150, 1), uniqueInstantNear(byModification, 190, -1)];
     const page = await both(LARGE, `${where(`lastModifiedAt > "${lower}" and lastModifiedAt < "${upper}"`)}&sort=lastModifiedAt desc&limit=5&withTotal=false`);
     expect(body(page.observed).count).toBe(5);
     expect(page.observed.calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
@@ -168,6 +170,26 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
     expect(head.answer.statusCode).toBe(200);
     const empty = await gateway.send('HEAD', `/${LARGE}/resource?${where(`lastModifiedAt > "${to}" and lastModifiedAt < "${from}"`)}`);
     expect(empty.answer.statusCode).toBe(404);
+  });
+
+  it('a lastModifiedAt range alone, its page in id order: the range\'s ids from the index keys, then about a page of resources, not the range', async () => {
+    const byModification = [...(await all(LARGE))].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt));
+    // Ends not shared with other resources: each leaves out one resource at most.
+    const [from, to] = [uniqueInstantNear(byModification, 200, 1), uniqueInstantNear(byModification, 330, -1)];
+    const inRange = `lastModifiedAt > "${from}" and lastModifiedAt < "${to}"`;
+    const range = where(inRange);
+    // Well over a page, within the budget (its ids are counted against it).
+    const { total } = await evaluator.query(LARGE, parametersOf(`${range}&limit=1`));
+    expect(total).toBeGreaterThan(100);
+    expect(total).toBeLessThan(BUDGET_ITEMS);
+    const page = await both(LARGE, `${range}&limit=5&offset=3&withTotal=false`);
+    expect(body(page.observed).count).toBe(5);
+    expect(page.observed.calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
+    // The keys of the range's index entries (a few units) and 9 resources (offset, page, one more).
+    expect(page.observed.readUnits).toBeLessThan(25);
+    // With another conjunct that leaves out most of the range, more resources are read, in id order, until the page is full.
+    const fewer = await both(LARGE, `${where(`${inRange} and objectTypeProperty(arrayOfIntExample contains 3)`)}&limit=5&withTotal=false`);
+    expect(body(fewer.observed).count).toBe(5);
   });
 
   it('without a narrowing range, a total reads the project the usual way (over the budget here: 400 QueryTimedOut)', async () => {
@@ -238,6 +260,23 @@ describe('the index is eventually consistent, the answer is not stale', () => {
     expect(idsOf(after)).not.toEqual(idsOf(before));
     expect(body(await gateway.send('GET', `/${SMALL}/resource?${search}`)).results).toEqual(after);
     expect(idsOf(after)).not.toContain(moved!.id);
+  });
+
+  it('a range alone in id order: a resource that left the range after its id was read is not returned', async () => {
+    const newest = (await evaluator.query(SMALL, parametersOf('sort=lastModifiedAt desc&limit=30&withTotal=false'))).results;
+    const [from, to] = [newest[29]!.lastModifiedAt, newest[0]!.lastModifiedAt];
+    const range = where(`lastModifiedAt >= "${from}" and lastModifiedAt <= "${to}"`);
+    const firstInIdOrder = idsOf(newest).sort()[0]!;
+    let moved: Resource | undefined;
+    const observed = (await betweenIndexAndRead(async () => {
+      const [current] = await store.getMany(SMALL, [firstInIdOrder]);
+      moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `left-the-range-${Date.now()}` });
+    }, () => gateway.send('GET', `/${SMALL}/resource?${range}&limit=5&withTotal=false`))) as Awaited<ReturnType<InProcessGateway['send']>>;
+    const answer = body(observed);
+    expect(answer.count).toBe(5);
+    expect(idsOf(answer.results)).not.toContain(moved!.id);
+    expect(idsOf(answer.results)).toEqual(idsOf(answer.results).sort());
+    for (const resource of answer.results as Resource[]) expect(resource.lastModifiedAt >= from && resource.lastModifiedAt <= to).toBe(true);
   });
 
   it('a resource whose lastModifiedAt left the range meanwhile is dropped: the predicate holds for what comes back', async () => {

@@ -211,6 +211,14 @@ export class DynamoDbResourceStore implements ResourceStore {
     return this.readByLastModified(projectKey, this.lastModifiedIndex, range);
   }
 
+  idsByLastModified(projectKey: string, range: LastModifiedRange): AsyncIterable<string> | undefined {
+    if (!this.lastModifiedIndex) return undefined;
+    const query = this.lastModifiedRange(projectKey, this.lastModifiedIndex, range);
+    if (query === EMPTY) return mapItems([], idOf);
+    const entries = itemsOf((ExclusiveStartKey) => this.db.send(new QueryCommand({ ...query, ExclusiveStartKey })), range.after as Key | undefined);
+    return mapItems(onlyResourceEntries(entries), idOf);
+  }
+
   /** The index entries only (KEYS_ONLY: keys and `lastModifiedAt`), none of their resources re-read. */
   skipByLastModified(projectKey: string, range: LastModifiedRange, skip: Skip): Promise<Skipped> | undefined {
     if (!this.lastModifiedIndex) return undefined;
@@ -561,8 +569,13 @@ async function passOver(
   return { passed, ...(position ? { after: position as StreamPosition } : {}) };
 }
 
-async function* mapItems<T>(items: AsyncIterable<Record<string, unknown>>, map: (item: Record<string, unknown>) => T): AsyncIterable<T> {
+async function* mapItems<T>(items: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>, map: (item: Record<string, unknown>) => T): AsyncIterable<T> {
   for await (const item of items) yield map(item);
+}
+
+/** Other items of the project may carry a lastModifiedAt too (row 9's document): resources only. */
+async function* onlyResourceEntries(entries: AsyncIterable<Record<string, unknown>>): AsyncIterable<Record<string, unknown>> {
+  for await (const entry of entries) if (isResourceEntry(entry)) yield entry;
 }
 
 const unique = (values: readonly string[]) => [...new Set(values)];
