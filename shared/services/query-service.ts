@@ -157,7 +157,9 @@ export class ResourceQueryService {
     const named = await this.namedCandidates(projectKey, plan);
     if (named) return anyMatch(named, plan.matches, this.budget);
     const { bounded, streamOrder: _, ...range } = plan.lastModifiedAccess ?? { bounded: false };
-    const byLastModified = bounded ? this.store.scanByLastModified?.(projectKey, { ...range, firstReadSize: 100 }) : undefined;
+    // Through the index every candidate costs a read unit of its own (its resource is re-read), so
+    // the first read is small: a range whose first entries match answers for a few units.
+    const byLastModified = bounded ? this.store.scanByLastModified?.(projectKey, { ...range, firstReadSize: EXISTS_FIRST_INDEX_READ }) : undefined;
     if (byLastModified) return anyMatch(byLastModified, plan.matches, this.budget);
     const stats = plan.usesCreationOrder ? await this.store.stats(projectKey) : undefined;
     const access = plan.access(stats?.idsInCreationOrder ?? false);
@@ -183,6 +185,9 @@ const INDEX_ORDER_FIELDS = ['id', 'lastModifiedAt'];
  * (1 read unit), so there any offset is passed over.
  */
 const TABLE_SKIP_FROM = 200;
+
+/** HEAD's first read of the `lastModifiedAt` index (then doubling): the range's inclusive ends may hold two that `>`/`<` exclude. */
+const EXISTS_FIRST_INDEX_READ = 4;
 
 /** The first read of a scan that may read everything (it doubles up to the store's maximum). */
 export const FULL_READ_SIZE = 1_000;
