@@ -84,11 +84,10 @@ export class ResourceQueryService {
     const { bounded: _, streamOrder, ...range } = access;
     // A range alone, its page in id order (no sort given): the range's ids from the index keys,
     // then their resources in id order until the page is complete, not every resource of the range.
-    // The first read takes two more: the range's inclusive ends may hold resources `>`/`<` exclude.
     const idOrder = plan.access(false).streamOrder;
     const ids = !streamOrder && idOrder && !page.withTotal ? this.store.idsByLastModified?.(projectKey, range) : undefined;
     if (ids) {
-      const resources = this.inIdOrder(projectKey, ids, page.offset + page.limit + 1 + 2);
+      const resources = this.inIdOrder(projectKey, ids, page.offset + page.limit + 1 + RANGE_END_ENTRIES);
       return collectPage(resources, { ...plan, streamOrder: idOrder }, page, { budget: this.budget });
     }
     const { after, offset } = await this.passOffset(plan, streamOrder, page, INDEX_ORDER_FIELDS, 1, (skip) =>
@@ -97,9 +96,8 @@ export class ResourceQueryService {
     const documents = this.store.scanByLastModified(projectKey, {
       ...range,
       ...(after ? { after } : {}),
-      // Inclusive bounds may hold an entry at each end that `>`/`<` exclude: two more, so that a
-      // page inside a range is still complete after one read.
-      firstReadSize: streamOrder && !page.withTotal ? offset + page.limit + 1 + (access.bounded ? 2 : 0) : FULL_READ_SIZE,
+      // A page inside a range is still complete after one read.
+      firstReadSize: streamOrder && !page.withTotal ? offset + page.limit + 1 + (access.bounded ? RANGE_END_ENTRIES : 0) : FULL_READ_SIZE,
     });
     if (!documents) return undefined;
     const answer = await collectPage(documents, { ...plan, streamOrder }, { ...page, offset }, { budget: this.budget });
@@ -186,8 +184,14 @@ const INDEX_ORDER_FIELDS = ['id', 'lastModifiedAt'];
  */
 const TABLE_SKIP_FROM = 200;
 
-/** HEAD's first read of the `lastModifiedAt` index (then doubling): the range's inclusive ends may hold two that `>`/`<` exclude. */
-const EXISTS_FIRST_INDEX_READ = 4;
+/**
+ * A `lastModifiedAt` range is read with inclusive bounds (whole milliseconds): an entry at each end
+ * may be one that `>`/`<` exclude. First reads of a range take these two more.
+ */
+const RANGE_END_ENTRIES = 2;
+
+/** HEAD's first read of the `lastModifiedAt` index (then doubling): the range's ends, and a couple to match. */
+const EXISTS_FIRST_INDEX_READ = RANGE_END_ENTRIES + 2;
 
 /** The first read of a scan that may read everything (it doubles up to the store's maximum). */
 export const FULL_READ_SIZE = 1_000;

@@ -214,7 +214,7 @@ export class DynamoDbResourceStore implements ResourceStore {
   idsByLastModified(projectKey: string, range: LastModifiedRange): AsyncIterable<string> | undefined {
     if (!this.lastModifiedIndex) return undefined;
     const query = this.lastModifiedRange(projectKey, this.lastModifiedIndex, range);
-    if (query === EMPTY) return mapItems([], idOf);
+    if (query === EMPTY) return mapItems(noItems(), idOf);
     const entries = itemsOf((ExclusiveStartKey) => this.db.send(new QueryCommand({ ...query, ExclusiveStartKey })), range.after as Key | undefined);
     return mapItems(onlyResourceEntries(entries), idOf);
   }
@@ -252,7 +252,6 @@ export class DynamoDbResourceStore implements ResourceStore {
       const page = await this.db
         .send(new QueryCommand({ ...query, ExclusiveStartKey, ...(Limit === undefined ? {} : { Limit }) }))
         .catch(translateEngineError);
-      // Other items of the project may carry a lastModifiedAt too (row 9's document): resources only.
       const entries = (page.Items ?? []).filter(isResourceEntry);
       const current = new Map(
         (await this.batchGet(entries.map(({ pk, sk }) => ({ pk, sk })), projection)).map((item) => [item.id as string, item]),
@@ -513,6 +512,7 @@ const INSTANTS_END = '~';
 
 type Key = Record<string, unknown>;
 
+/** Index entries of resources: other items of the project may carry a lastModifiedAt too (row 9's document). */
 const isResourceEntry = (entry: Record<string, unknown>) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX);
 const idOf = (entry: Record<string, unknown>) => (entry.sk as string).slice(RESOURCE_PREFIX.length);
 
@@ -569,11 +569,12 @@ async function passOver(
   return { passed, ...(position ? { after: position as StreamPosition } : {}) };
 }
 
-async function* mapItems<T>(items: AsyncIterable<Record<string, unknown>> | Iterable<Record<string, unknown>>, map: (item: Record<string, unknown>) => T): AsyncIterable<T> {
+async function* mapItems<T>(items: AsyncIterable<Record<string, unknown>>, map: (item: Record<string, unknown>) => T): AsyncIterable<T> {
   for await (const item of items) yield map(item);
 }
 
-/** Other items of the project may carry a lastModifiedAt too (row 9's document): resources only. */
+async function* noItems(): AsyncIterable<Record<string, unknown>> {}
+
 async function* onlyResourceEntries(entries: AsyncIterable<Record<string, unknown>>): AsyncIterable<Record<string, unknown>> {
   for await (const entry of entries) if (isResourceEntry(entry)) yield entry;
 }
