@@ -1,4 +1,5 @@
 import { createDynamoDbClient } from './aws/clients';
+import { createLambdaClient } from './aws/lambda';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
@@ -50,7 +51,7 @@ export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
 export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
 /** The SDK's Lambda client is created on the first Lambda call, so static and HTTP bindings never pay for it. */
-export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker());
+export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker(createLambdaClient));
 
 // ---- Stores ----------------------------------------------------------------------------------
 

@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, sign as signWithKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
+import { withoutSdkLogging } from '../aws/sdk-logging';
 import type { JsonWebKey } from 'node:crypto';
 
 export interface PublicJwk extends JsonWebKey {
@@ -50,7 +51,7 @@ export class FileSigningKeys implements SigningKeys {
  * signed have expired. Public keys are fetched once per function instance.
  */
 export class KmsSigningKeys implements SigningKeys {
-  private readonly kms = new KMSClient({});
+  private readonly kms = withoutSdkLogging(new KMSClient({}));
   private jwks?: Promise<PublicJwk[]>;
 
   constructor(private readonly keyIds: [string, ...string[]]) {}

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { withoutSdkLogging } from './sdk-logging';
 
 /**
  * Numbers are doubles both ways: a draft may hold any number DynamoDB stores (magnitude up to
@@ -14,7 +15,7 @@ export const unmarshallOptions = { wrapNumbers: (value: string) => Number(value)
  * DynamoDB Local).
  */
 export function createDynamoDbClient(): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  return DynamoDBDocumentClient.from(withoutSdkLogging(new DynamoDBClient({})), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
     unmarshallOptions: { ...unmarshallOptions }, // the document client writes into the options it gets
   });

@@ -1,4 +1,5 @@
 import { S3Client } from '@aws-sdk/client-s3';
+import { withoutSdkLogging } from './sdk-logging';
 
 const local = () => Boolean(process.env.AWS_ENDPOINT_URL_S3);
 
@@ -8,7 +9,7 @@ const local = () => Boolean(process.env.AWS_ENDPOINT_URL_S3);
  * path and sends checksums only when required, so uploads are stored without aws-chunked framing.
  */
 export function createS3Client(): S3Client {
-  return new S3Client(local() ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' } : {});
+  return withoutSdkLogging(new S3Client(local() ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' } : {}));
 }
 
 /**
@@ -16,5 +17,5 @@ export function createS3Client(): S3Client {
  * CRC32 of the (empty) body it signs into the URL, and S3 would then refuse every real upload.
  */
 export function createPresigningS3Client(): S3Client {
-  return new S3Client({ ...(local() ? { forcePathStyle: true } : {}), requestChecksumCalculation: 'WHEN_REQUIRED' });
+  return withoutSdkLogging(new S3Client({ ...(local() ? { forcePathStyle: true } : {}), requestChecksumCalculation: 'WHEN_REQUIRED' }));
 }

@@ -1,4 +1,4 @@
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { InvokeCommand, type LambdaClient } from '@aws-sdk/client-lambda';
 
 /**
  * Invokes the Lambda function an extension action is bound to (synchronously, RequestResponse).
@@ -24,7 +24,7 @@ export interface LambdaInvocation {
 export class AwsLambdaInvoker implements LambdaInvoker {
   private client: LambdaClient | undefined;
 
-  constructor(private readonly createClient: () => LambdaClient = () => new LambdaClient({})) {}
+  constructor(private readonly createClient: () => LambdaClient) {}
 
   async invoke(functionName: string, payload: string, signal: AbortSignal): Promise<LambdaInvocation> {
     this.client ??= this.createClient();
