@@ -304,12 +304,21 @@ function toEvent(
       requestId: routing.requestId,
       routeKey: routing.routeKey,
       stage: '$default',
-      time: now.toUTCString(),
+      time: requestTime(now),
       timeEpoch: now.getTime(),
     },
     body: request.body.length === 0 ? undefined : request.body.toString(text ? 'utf8' : 'base64'),
     isBase64Encoded: request.body.length > 0 && !text,
   };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const twoDigits = (value: number) => (value < 10 ? `0${value}` : `${value}`);
+
+/** `requestContext.time` as API Gateway writes it: `23/Nov/2026:17:30:05 +0000`. */
+export function requestTime(now: Date): string {
+  const date = `${twoDigits(now.getUTCDate())}/${MONTHS[now.getUTCMonth()]}/${now.getUTCFullYear()}`;
+  return `${date}:${twoDigits(now.getUTCHours())}:${twoDigits(now.getUTCMinutes())}:${twoDigits(now.getUTCSeconds())} +0000`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -327,6 +336,8 @@ function send(response: ServerResponse, method: string, result: APIGatewayProxyS
   response.end(method === 'HEAD' ? undefined : body);
 }
 
+const nothing = () => undefined;
+
 function lambdaContext(functionName: string): Context {
   const deadline = Date.now() + 29_000;
   return {
@@ -339,8 +350,8 @@ function lambdaContext(functionName: string): Context {
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     getRemainingTimeInMillis: () => deadline - Date.now(),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
+    done: nothing,
+    fail: nothing,
+    succeed: nothing,
   };
 }

@@ -12,6 +12,8 @@ export interface MatchableRoute {
 interface CompiledRoute<R extends MatchableRoute> {
   route: R;
   segments: { literal?: string; parameter?: string }[];
+  /** Literal segments weigh more the further left they stand, as in API Gateway's ordering. */
+  specificity: number;
 }
 
 export interface RouteMatch<R extends MatchableRoute> {
@@ -23,23 +25,25 @@ export type RouteMatcher<R extends MatchableRoute> = (method: string, path: stri
 
 /** A matcher over these routes: the route serving `method path`, or which methods the path allows when none does. */
 export function routeMatcher<R extends MatchableRoute>(routes: readonly R[]): RouteMatcher<R> {
-  const compiled: CompiledRoute<R>[] = routes.map((route) => ({
-    route,
-    segments: splitPath(route.path).map((segment) => {
+  const compiled = routes.map((route): CompiledRoute<R> => {
+    const segments = splitPath(route.path).map((segment) => {
       const parameter = /^\{(\w+)\}$/.exec(segment)?.[1];
       return parameter ? { parameter } : { literal: segment };
-    }),
-  }));
+    });
+    const specificity = segments.reduce((score, segment, index) => score + (segment.literal !== undefined ? 2 ** (32 - index) : 0), 0);
+    return { route, segments, specificity };
+  });
   return (method, path) => {
     const segments = splitPath(path);
-    const candidates = compiled
-      .map((candidate) => ({ candidate, pathParameters: bind(candidate, segments) }))
-      .filter((match): match is { candidate: CompiledRoute<R>; pathParameters: Record<string, string> } => match.pathParameters !== undefined);
-
-    const forMethod = candidates.filter(({ candidate }) => candidate.route.method === method);
-    const best = forMethod.sort((a, b) => specificity(b.candidate) - specificity(a.candidate))[0];
-    if (best) return { route: best.candidate.route, pathParameters: best.pathParameters };
-    return { allowedMethods: [...new Set(candidates.map(({ candidate }) => candidate.route.method))] };
+    // Performance: the gateway matches every request; candidates are tested on their literals
+    // first, and only the winner's parameters are decoded.
+    const candidates = compiled.filter((candidate) => fits(candidate, segments));
+    let best: CompiledRoute<R> | undefined;
+    for (const candidate of candidates) {
+      if (candidate.route.method === method && (!best || candidate.specificity > best.specificity)) best = candidate;
+    }
+    if (best) return { route: best.route, pathParameters: bind(best, segments) };
+    return { allowedMethods: [...new Set(candidates.map((candidate) => candidate.route.method))] };
   };
 }
 
@@ -47,27 +51,20 @@ function splitPath(path: string): string[] {
   return path.split('/').slice(1);
 }
 
-function bind(candidate: CompiledRoute<MatchableRoute>, segments: string[]): Record<string, string> | undefined {
-  if (candidate.segments.length !== segments.length) return undefined;
-  const parameters: Record<string, string> = {};
-  for (const [index, expected] of candidate.segments.entries()) {
-    const actual = segments[index] ?? '';
-    if (expected.literal !== undefined) {
-      if (expected.literal !== actual) return undefined;
-    } else {
-      if (actual === '') return undefined;
-      parameters[expected.parameter!] = decodeSegment(actual);
-    }
-  }
-  return parameters;
+/** Every segment matches: a literal exactly, a parameter any non-empty segment. */
+function fits(candidate: CompiledRoute<MatchableRoute>, segments: string[]): boolean {
+  if (candidate.segments.length !== segments.length) return false;
+  return candidate.segments.every((expected, index) =>
+    expected.literal !== undefined ? expected.literal === segments[index] : segments[index] !== '',
+  );
 }
 
-/** Literal segments weigh more the further left they stand, as in API Gateway's ordering. */
-function specificity(candidate: CompiledRoute<MatchableRoute>): number {
-  return candidate.segments.reduce(
-    (score, segment, index) => score + (segment.literal !== undefined ? 2 ** (32 - index) : 0),
-    0,
-  );
+function bind(candidate: CompiledRoute<MatchableRoute>, segments: string[]): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  candidate.segments.forEach((expected, index) => {
+    if (expected.parameter !== undefined) parameters[expected.parameter] = decodeSegment(segments[index]!);
+  });
+  return parameters;
 }
 
 function decodeSegment(segment: string): string {
