@@ -4,9 +4,6 @@ import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parame
 import { QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** Row 1's parameters, but for `unionParameter` (row 5 does not declare it). */
-const { unionParameter: _notOnHead, ...EXISTS_QUERY } = RESOURCE_QUERY;
-
 /** HEAD /{projectKey}/resource (row 5): whether any resource matches. */
 export const checkResourcesExist = defineEndpoint({
   name: 'check-resources-exist',
@@ -20,7 +17,7 @@ export const checkResourcesExist = defineEndpoint({
       rows: [5],
       summary: 'Whether at least one resource matches: 200 or 404, no body.',
       pathParameters: { projectKey: PROJECT_KEY },
-      query: EXISTS_QUERY,
+      query: RESOURCE_QUERY,
       tag: 'Resources',
       description: `Reading stops at the first match. ${VAR_PARAMETERS}`,
       responses: {

@@ -1,3 +1,4 @@
+import { InterfaceObjectTestType } from '../../shared/domain/resource';
 import { READ } from '../../shared/http/contract/access';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parameter-specs';
@@ -17,7 +18,7 @@ export const queryResources = defineEndpoint({
       rows: [1],
       summary: 'Query resources: where, sort, paging, and the declared typed parameters.',
       pathParameters: { projectKey: PROJECT_KEY },
-      query: RESOURCE_QUERY,
+      query: { ...RESOURCE_QUERY, unionParameter: { type: ['number', 'date-time', 'json'], schema: InterfaceObjectTestType } },
       tag: 'Resources',
       description: `A paged query. The typed parameters of the interface are checked by type and do not narrow the result. ${VAR_PARAMETERS}`,
       responses: { 200: PAGE },

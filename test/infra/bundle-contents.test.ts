@@ -25,8 +25,7 @@ const VALIDATING = [
   'overwrite-resource',
   'update-resource',
   'post-complex-path',
-  'query-resources',
-  'check-resources-exist',
+  'query-resources', // row 1's unionParameter, in its JSON form; row 5 (check-resources-exist) does not declare it
   'call-extension-action',
 ];
 
