@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functions as declaredFunctions } from '../functions/endpoints';
 import { invocations, type InvocationContext } from './function-invocations';
-import { buildFunction, carries, recordEvent, runInFreshProcess } from './lambda-process';
+import { buildFunction, carries, recordEvent, runInFreshProcess, type BuiltFunction } from './lambda-process';
 import { node22 } from './node22';
 
 /** Every Lambda function the stack deploys, from the list the stack takes them from (functions/endpoints.ts). */
@@ -27,8 +27,8 @@ export const COLD_START_RUNS = 11;
 /**
  * Cold starts of every function: its bundle, built with the options the CDK stack uses
  * (infra/bundling.ts), imported by fresh Node.js 22 processes that each invoke it once with the
- * API Gateway event of a realistic request. Median of COLD_START_RUNS processes, next to an
- * empty bundle's.
+ * API Gateway event of a realistic request, round after round over all of them. Median of
+ * COLD_START_RUNS processes, next to an empty bundle's.
  */
 export async function measureBundles(context: InvocationContext) {
   const node = node22();
@@ -37,33 +37,45 @@ export async function measureBundles(context: InvocationContext) {
     const emptyEntry = join(outDir, 'empty.ts');
     await writeFile(emptyEntry, 'export const handler = async () => ({ statusCode: 200 });\n');
     const empty = await buildFunction('empty', outDir, emptyEntry);
-    const emptyRuns = [];
-    for (let run = 0; run < COLD_START_RUNS; run++) emptyRuns.push(await runInFreshProcess(node, empty, 'empty', [{}], outDir));
-
-    const functions: Record<string, BundleFigures> = {};
     // BENCH_FUNCTIONS=a,b measures only those (while working on them).
     const only = process.env.BENCH_FUNCTIONS?.split(',');
-    for (const name of functionNames().filter((candidate) => !only || only.includes(candidate))) {
-      const invocation = invocations[name];
-      if (!invocation) throw new Error(`bench/function-invocations.ts has no realistic request for the function ${name}`);
-      const built = await buildFunction(name, outDir);
-      const runs = [];
-      for (let run = 0; run < COLD_START_RUNS; run++) {
+    const names = functionNames().filter((candidate) => !only || only.includes(candidate));
+    const built = new Map<string, BuiltFunction>();
+    for (const name of names) {
+      if (!invocations[name]) throw new Error(`bench/function-invocations.ts has no realistic request for the function ${name}`);
+      built.set(name, await buildFunction(name, outDir));
+    }
+
+    // Round robin: each round starts every function (and the empty bundle) once, so that the
+    // machine's load, which drifts by tens of percent within minutes here, weighs on every
+    // function alike instead of on those measured in a slow minute.
+    const emptyRuns: { initMs: number }[] = [];
+    const runs = new Map<string, { initMs: number; firstCallMs: number }[]>(names.map((name) => [name, []]));
+    for (let run = 0; run < COLD_START_RUNS; run++) {
+      emptyRuns.push(await runInFreshProcess(node, empty, 'empty', [{}], outDir));
+      for (const name of names) {
+        const invocation = invocations[name]!;
         const event = await recordEvent(name, await invocation.request(context));
-        const { initMs, calls } = await runInFreshProcess(node, built, name, [event], outDir);
+        const { initMs, calls } = await runInFreshProcess(node, built.get(name)!, name, [event], outDir);
         const [call] = calls as [(typeof calls)[number]];
         const ok = name === 'authorizer' ? call.authenticated === 'true' : call.statusCode === invocation.expect;
         if (!ok) throw new Error(`${name} answered ${call.statusCode ?? call.authenticated} (expected ${invocation.expect}): ${call.body}`);
-        runs.push({ initMs, firstCallMs: call.ms });
+        runs.get(name)!.push({ initMs, firstCallMs: call.ms });
       }
+    }
+
+    const functions: Record<string, BundleFigures> = {};
+    for (const name of names) {
+      const measured = runs.get(name)!;
+      const { bytes, metafile } = built.get(name)!;
       functions[name] = {
-        bytes: built.bytes,
-        initMs: median(runs.map((run) => run.initMs)),
-        firstCallMs: median(runs.map((run) => run.firstCallMs)),
-        coldStartMs: median(runs.map((run) => run.initMs + run.firstCallMs)),
-        carries: carries(built.metafile),
+        bytes,
+        initMs: median(measured.map((run) => run.initMs)),
+        firstCallMs: median(measured.map((run) => run.firstCallMs)),
+        coldStartMs: median(measured.map((run) => run.initMs + run.firstCallMs)),
+        carries: carries(metafile),
       };
-      console.log(`    ${name}: ${(built.bytes / 1024).toFixed(1)} KB, ${functions[name].initMs} + ${functions[name].firstCallMs} ms`);
+      console.log(`    ${name}: ${(bytes / 1024).toFixed(1)} KB, ${functions[name].initMs} + ${functions[name].firstCallMs} ms`);
     }
     return {
       node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
