@@ -1,4 +1,5 @@
 import { createDynamoDbClient } from './aws/clients';
+import { createKmsClient } from './aws/kms';
 import { createLambdaClient } from './aws/lambda';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
@@ -71,7 +72,7 @@ export const imageStorage = /* @__PURE__ */ once(
 /** KMS keys in AWS (SIGNING_KEY_ARN, comma-separated for rotation), a PEM file in local mode. */
 export const signingKeys = /* @__PURE__ */ once((): SigningKeys => {
   const kmsKeys = config.signingKeyArn?.split(',').filter(Boolean);
-  if (kmsKeys?.length) return new KmsSigningKeys(kmsKeys as [string, ...string[]]);
+  if (kmsKeys?.length) return new KmsSigningKeys(kmsKeys as [string, ...string[]], createKmsClient());
   if (config.signingKeyFile) return new FileSigningKeys(config.signingKeyFile);
   throw new Error('Neither SIGNING_KEY_ARN nor SIGNING_KEY_FILE is set');
 });

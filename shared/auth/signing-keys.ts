@@ -1,7 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, sign as signWithKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { GetPublicKeyCommand, KMSClient, SignCommand } from '@aws-sdk/client-kms';
-import { withoutSdkLogging } from '../aws/sdk-logging';
+import { GetPublicKeyCommand, SignCommand, type KMSClient } from '@aws-sdk/client-kms';
 import type { JsonWebKey } from 'node:crypto';
 
 export interface PublicJwk extends JsonWebKey {
@@ -51,10 +50,12 @@ export class FileSigningKeys implements SigningKeys {
  * signed have expired. Public keys are fetched once per function instance.
  */
 export class KmsSigningKeys implements SigningKeys {
-  private readonly kms = withoutSdkLogging(new KMSClient({}));
   private jwks?: Promise<PublicJwk[]>;
 
-  constructor(private readonly keyIds: [string, ...string[]]) {}
+  constructor(
+    private readonly keyIds: [string, ...string[]],
+    private readonly kms: KMSClient,
+  ) {}
 
   async sign(data: Buffer) {
     const [current] = await this.publicKeys();

@@ -84,7 +84,7 @@ describe('KmsSigningKeys with SIGNING_KEY_ARN = "<new>,<old>"', () => {
       throw new Error(`unexpected command ${(command as object).constructor.name}`);
     });
 
-    const rotated = new KmsSigningKeys(['arn:new', 'arn:old']);
+    const rotated = new KmsSigningKeys(['arn:new', 'arn:old'], new KMSClient({}));
     const { keys: published } = await rotated.publicJwks();
     expect(published.map((jwk) => jwk.kid)).toEqual(['arn:new', 'arn:old'].map((arn) => toPublicJwk(createPublicKey(byArn[arn]!)).kid));
 
@@ -93,12 +93,12 @@ describe('KmsSigningKeys with SIGNING_KEY_ARN = "<new>,<old>"', () => {
     expect(kidOf(newToken)).toBe(published[0]!.kid);
 
     // A token the old key signed before the rotation (when it was the only key).
-    const { token: oldToken } = await issueAccessToken(new KmsSigningKeys(['arn:old']), SETTINGS, GRANT);
+    const { token: oldToken } = await issueAccessToken(new KmsSigningKeys(['arn:old'], new KMSClient({})), SETTINGS, GRANT);
     expect(kidOf(oldToken)).toBe(published[1]!.kid);
 
     const verify = createTokenVerifier(rotated, SETTINGS);
     await expect(verify(newToken)).resolves.toBeDefined();
     await expect(verify(oldToken)).resolves.toBeDefined();
-    await expect(createTokenVerifier(new KmsSigningKeys(['arn:new']), SETTINGS)(oldToken)).rejects.toThrow();
+    await expect(createTokenVerifier(new KmsSigningKeys(['arn:new'], new KMSClient({})), SETTINGS)(oldToken)).rejects.toThrow();
   });
 });

@@ -3,8 +3,8 @@ import { KMSClient } from '@aws-sdk/client-kms';
 import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
-import { KmsSigningKeys } from '../../../shared/auth/signing-keys';
 import { createDynamoDbClient } from '../../../shared/aws/clients';
+import { createKmsClient } from '../../../shared/aws/kms';
 import { createLambdaClient } from '../../../shared/aws/lambda';
 import { createPresigningS3Client, createS3Client } from '../../../shared/aws/s3';
 import { SDK_LOGGER_MIDDLEWARE } from '../../../shared/aws/sdk-logging';
@@ -22,13 +22,12 @@ describe('SDK clients the service creates log nothing, so they skip the SDK log 
   });
 
   it('every client of the composition root is built without it', () => {
-    const kms = (new KmsSigningKeys(['arn:key']) as unknown as { kms: KMSClient }).kms;
     const clients: Record<string, WithStack> = {
       dynamoDb: createDynamoDbClient(),
       s3: createS3Client(),
       s3ForPresigning: createPresigningS3Client(),
       lambda: createLambdaClient(),
-      kms,
+      kms: createKmsClient(),
     };
     for (const [name, client] of Object.entries(clients)) {
       expect(middlewares(client), name).not.toContain(SDK_LOGGER_MIDDLEWARE);

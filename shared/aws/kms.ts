@@ -1,0 +1,7 @@
+import { KMSClient } from '@aws-sdk/client-kms';
+import { withoutSdkLogging } from './sdk-logging';
+
+/** The KMS client that signs tokens (issue-token) and reads the keys' public halves (get-jwks). */
+export function createKmsClient(): KMSClient {
+  return withoutSdkLogging(new KMSClient({}));
+}
