@@ -9,9 +9,17 @@ import {
   type DocumentComparator,
   type StoreAccess,
 } from '../domain/query';
+import {
+  CHECKPOINT_MIN_AGE_MS,
+  CheckpointFinder,
+  mergeCheckpoints,
+  startNear,
+  type Checkpoint,
+  type RecordedCheckpoints,
+} from '../domain/query/position-checkpoints';
 import type { Resource } from '../domain/resource';
 import type { QueryParameters } from '../domain/query-parameters';
-import type { ResourceStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
+import type { ProjectStats, ResourceStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
 
 /**
  * Queries of a project's resources (search is search-service.ts). DynamoDB cannot evaluate commercetools
@@ -26,6 +34,7 @@ export class ResourceQueryService {
   constructor(
     private readonly store: ResourceStore,
     private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Rows 1 and 12. */
@@ -36,6 +45,9 @@ export class ResourceQueryService {
     if (named) return collectPage(named, plan, page, { budget: this.budget });
     const byLastModified = await this.lastModifiedPage(projectKey, plan, page);
     if (byLastModified) return byLastModified;
+    if (!plan.filtered && page.offset >= TABLE_SKIP_FROM && plan.access(true).streamOrder) {
+      return this.deepPageInCreationOrder(projectKey, plan, page);
+    }
 
     // The counters give an unfiltered total, and tell whether ids follow creation time. They are
     // read alongside the page, which assumes what holds for every project without resources from
@@ -57,10 +69,20 @@ export class ResourceQueryService {
     return total === undefined ? answer : { ...answer, total };
   }
 
-  /** One page of the plan's matches, read from the store range `access` names. */
-  private async readPage(projectKey: string, plan: QueryPlan, access: StoreAccess, page: PageRequest): Promise<Page<Resource>> {
+  /**
+   * One page of the plan's matches, read from the store range `access` names (starting after
+   * `afterId` when given). `passed`, when given, watches the keys-only pass over the offset, if
+   * there is one, and is run beside the page's read once the pass is over.
+   */
+  private async readPage(
+    projectKey: string,
+    plan: QueryPlan,
+    access: StoreAccess & { afterId?: string },
+    page: PageRequest,
+    passed?: { observe: Skip['observe']; then: () => Promise<void> },
+  ): Promise<Page<Resource>> {
     const { after, offset } = await this.passOffset(plan, access.streamOrder, page, TABLE_ORDER_FIELDS, TABLE_SKIP_FROM, (skip) =>
-      this.store.skip(projectKey, access, skip),
+      this.store.skip(projectKey, access, { ...skip, ...(passed ? { observe: passed.observe } : {}) }),
     );
     const documents = this.store.scan(projectKey, {
       ...access,
@@ -69,8 +91,53 @@ export class ResourceQueryService {
       // 2,000 resources, so that the budget's clock is looked at between reads of bounded time.
       firstReadSize: access.streamOrder && !page.withTotal ? offset + page.limit + 1 : FULL_READ_SIZE,
     });
-    const answer = await collectPage(documents, { ...plan, streamOrder: access.streamOrder }, { ...page, offset }, { budget: this.budget });
+    const [answer] = await Promise.all([
+      collectPage(documents, { ...plan, streamOrder: access.streamOrder }, { ...page, offset }, { budget: this.budget }),
+      passed?.then(),
+    ]);
     return { ...answer, offset: page.offset };
+  }
+
+  /**
+   * A deep page of the project's creation order, unfiltered (rows 1 and 12 paged by offset, the
+   * SDK's default way through a project): it starts from the position checkpoint nearest before
+   * its offset when the project's checkpoints still hold, and passes over what is left, if
+   * anything, keys only; a pass notes the checkpoints it crosses for the pages after it
+   * (docs/design.md, "Deep offsets"). A total is the counters'.
+   */
+  private async deepPageInCreationOrder(projectKey: string, plan: QueryPlan, page: PageRequest): Promise<Page<Resource>> {
+    const [stats, recorded] = await Promise.all([this.store.stats(projectKey), this.store.checkpoints(projectKey)]);
+    const total = stats.total;
+    if (!stats.idsInCreationOrder || total === undefined) return this.readPage(projectKey, plan, plan.access(stats.idsInCreationOrder), page);
+    const access = plan.access(true);
+    const holding = recorded?.deleted === stats.deleted ? recorded.checkpoints : [];
+    const { before, ...start } = startNear(holding, { offset: page.offset, descending: access.descending, total }) ?? { before: 0 };
+    const finder = new CheckpointFinder({ before, descending: access.descending, total }, new Date(this.now() - CHECKPOINT_MIN_AGE_MS).toISOString());
+    const answer = await this.readPage(projectKey, plan, { ...access, ...start }, { ...page, offset: page.offset - before, withTotal: false }, {
+      observe: (entry) => finder.observe(entry),
+      then: () => this.recordCheckpoints(projectKey, stats, access.descending, finder.found, recorded),
+    });
+    return { ...answer, offset: page.offset, ...(page.withTotal ? { total } : {}) };
+  }
+
+  /**
+   * Keeps the checkpoints a pass found, if they add any and nothing moved positions while it ran:
+   * no delete (positions from the start) and, for a pass counted from the end, no create either
+   * — the counters are read again to know.
+   */
+  private async recordCheckpoints(
+    projectKey: string,
+    stats: ProjectStats,
+    countedFromEnd: boolean,
+    found: readonly Checkpoint[],
+    recorded: RecordedCheckpoints | undefined,
+  ): Promise<void> {
+    if (found.length === 0 || stats.total === undefined) return;
+    const checkpoints = mergeCheckpoints(recorded?.deleted === stats.deleted ? recorded.checkpoints : [], found, stats.total);
+    if (!checkpoints) return;
+    const now = await this.store.stats(projectKey);
+    if (now.deleted !== stats.deleted || (countedFromEnd && now.total !== stats.total)) return;
+    await this.store.recordCheckpoints(projectKey, { deleted: stats.deleted, checkpoints });
   }
 
   /**

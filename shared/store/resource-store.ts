@@ -1,3 +1,4 @@
+import type { RecordedCheckpoints } from '../domain/query/position-checkpoints';
 import type { ArrayTestType, Resource } from '../domain/resource';
 import type { ResourceChanges } from '../domain/resource-changes';
 
@@ -31,6 +32,10 @@ export interface ResourceStore {
   scan(projectKey: string, options?: ScanRange): AsyncIterable<Resource>;
   /** The project's counters, in one small read. */
   stats(projectKey: string): Promise<ProjectStats>;
+  /** The project's position checkpoints as last recorded (docs/design.md, "Deep offsets"), read eventually consistently. */
+  checkpoints(projectKey: string): Promise<RecordedCheckpoints | undefined>;
+  /** Records checkpoints, unless ones of a later delete count are there already (they would be newer). */
+  recordCheckpoints(projectKey: string, recorded: RecordedCheckpoints): Promise<void>;
   /**
    * The project's resources in `lastModifiedAt` order (equal instants in any order), from the
    * deployment's optional index on it; undefined when the deployment has none. The index is
@@ -76,6 +81,8 @@ export interface Skip {
    * read in full with the page.
    */
   order: (a: unknown, b: unknown) => number;
+  /** Told every entry the pass reads, matching or not, in the stream's order (the same fields as `matches`). */
+  observe?: (entry: { id: string; createdAt: string }) => void;
 }
 
 export interface Skipped {
@@ -106,6 +113,8 @@ export interface ScanRange {
   firstReadSize?: number;
   /** Start right after this position (from `skip`). */
   after?: StreamPosition;
+  /** Start right after the resource with this id (a position checkpoint); ignored with `after`. */
+  afterId?: string;
 }
 
 export interface ProjectStats {
@@ -113,6 +122,8 @@ export interface ProjectStats {
   total: number | undefined;
   /** Every id of the project is creation-ordered: id order is `createdAt asc, id asc`. */
   idsInCreationOrder: boolean;
+  /** How many resources were ever deleted: position checkpoints hold while it stands still. */
+  deleted: number;
 }
 
 export interface NewResource {

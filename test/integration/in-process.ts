@@ -13,6 +13,8 @@ export interface Observed {
   answer: APIGatewayProxyStructuredResultV2;
   /** The DynamoDB commands sent, in order. */
   calls: string[];
+  /** Their inputs, in the same order. */
+  inputs: Record<string, unknown>[];
   /** Read capacity units consumed by reads (GetItem, Query, BatchGetItem, ...). */
   readUnits: number;
 }
@@ -41,12 +43,14 @@ export async function startInProcessGateway(environment: Record<string, string> 
   });
   const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
   let calls: string[] = [];
+  let inputs: Record<string, unknown>[] = [];
   let readUnits = 0;
   const name = 'observeDynamoDbCalls';
   dynamoDb.middlewareStack.add(
     (next, context) => async (args) => {
       const command = String(context.commandName);
       calls.push(command);
+      inputs.push(args.input as Record<string, unknown>);
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
       if (READS.test(command)) {
@@ -62,6 +66,7 @@ export async function startInProcessGateway(environment: Record<string, string> 
   const send = async (method: string, url: string, json?: unknown): Promise<Observed> => {
     const token = await tokenFor();
     calls = [];
+    inputs = [];
     readUnits = 0;
     const answer = await gateway.answer({
       method,
@@ -69,7 +74,7 @@ export async function startInProcessGateway(environment: Record<string, string> 
       headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
       body: json === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(json)),
     });
-    return { answer, calls: [...calls], readUnits };
+    return { answer, calls: [...calls], inputs: [...inputs], readUnits };
   };
   // The authorizer reads the token's client once per cached verdict (300 s), not per request:
   // settle that verdict before counting the operations' own round trips.

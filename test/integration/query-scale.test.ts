@@ -109,12 +109,13 @@ describe('index-answerable queries read about one page (rows 1, 5, 12)', () => {
       expect(idsOf(body(desc).results)).toEqual(idsOf(descending.slice(offset, offset + 20)));
       const asc = await query(`?sort=createdAt asc&limit=20&offset=${offset}&withTotal=false`);
       expect(idsOf(body(asc).results)).toEqual(idsOf(seeded.slice(offset, offset + 20)));
-      // The counters, the keys-only pass over the offset, the page: no resource is re-read.
-      for (const observed of [desc, asc]) expect(observed.calls).toEqual(['QueryCommand', 'QueryCommand', 'QueryCommand']);
-      // In id order the counters are not needed.
+      // The counters and the position checkpoints (none: these resources are younger than a
+      // minute), the keys-only pass over the offset, the page: no resource is re-read.
       const unsorted = await query(`?limit=20&offset=${offset}&withTotal=false`);
       expect(idsOf(body(unsorted).results)).toEqual(idsOf(byId.slice(offset, offset + 20)));
-      expect(unsorted.calls).toEqual(['QueryCommand', 'QueryCommand']);
+      for (const observed of [desc, asc, unsorted]) {
+        expect([...observed.calls].sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand']);
+      }
       // DynamoDB charges a keys-only Query by the size of the items it reads, as a full one: the
       // table's pass still costs about offset × 0.6 KB / 4 KB (docs/design.md).
       expect(desc.readUnits).toBeLessThanOrEqual(3 + Math.ceil(((offset + 21) * 0.6) / 4));
@@ -253,5 +254,115 @@ describe('a project with resources from before ordered ids and counters, after n
     const from = legacy[10]!.createdAt;
     const ranged = body(await gateway.send('GET', `/${LEGACY}/resource?${where(`createdAt >= "${from}"`)}&sort=createdAt asc&limit=50`));
     expect(idsOf(ranged.results)).toEqual(idsOf(legacy.slice(10)));
+  });
+});
+
+describe('position checkpoints: deep pages of the creation order start near their offset', () => {
+  const CHECKPOINTED = 'scale-checkpoints';
+  const SIZE = 750;
+  let resources: Resource[] = [];
+  const page = (path: string) => gateway.send('GET', `/${CHECKPOINTED}/resource${path}`);
+  const byKeyDesc = (a: Resource, b: Resource) => a.createdAt.localeCompare(b.createdAt) || (a.key! < b.key! ? 1 : a.key! > b.key! ? -1 : 0);
+  const orders = () => ({
+    'sort=createdAt asc': [...resources].sort(byCreation),
+    'sort=createdAt desc': [...resources].sort(byCreationDesc),
+    'sort=createdAt asc&sort=key desc': [...resources].sort(byKeyDesc),
+    'sort=id desc': [...resources].sort((a, b) => (a.id < b.id ? 1 : -1)),
+    '': [...resources].sort((a, b) => (a.id < b.id ? -1 : 1)),
+  });
+  // The keys-only pass over an offset (ResourceStore.skip) reads the keys and createdAt alone.
+  const passes = (observed: { inputs: Record<string, unknown>[] }) =>
+    observed.inputs.some((input) => input.ProjectionExpression === '#pk, #sk, #createdAt');
+
+  beforeAll(async () => {
+    // Created a year ago (checkpoints note only resources older than a minute), three to a
+    // millisecond, with 150 in one millisecond in the middle: checkpoints fall on whole milliseconds.
+    let calls = 0;
+    const millisecond = (index: number) => (index < 300 ? Math.floor(index / 3) : index < 450 ? 100 : 101 + Math.floor((index - 450) / 3));
+    const past = new DynamoDbResourceStore((await import('../../shared/composition-root')).dynamoDb(), process.env.TABLE_NAME!, () =>
+      new Date(Date.UTC(2025, 10, 1) + millisecond(calls++)).toISOString(),
+    );
+    for (let index = 0; index < SIZE; index++) {
+      resources.push(await past.create(CHECKPOINTED, { key: `c-${String((index * 7919) % 1000).padStart(3, '0')}`, objectTypeProperty: objectTypeProperty(index) }));
+    }
+  }, 120_000);
+
+  it('the first deep page passes over its offset and notes checkpoints on whole milliseconds; the next reads about a page', async () => {
+    const ascending = orders()['sort=createdAt asc'];
+    const first = await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false');
+    expect(idsOf(body(first).results)).toEqual(idsOf(ascending.slice(500, 520)));
+    expect(passes(first)).toBe(true);
+    expect(first.calls).toContain('PutItemCommand');
+
+    const recorded = (await store.checkpoints(CHECKPOINTED))!;
+    expect(recorded.deleted).toBe(0);
+    expect(recorded.checkpoints.length).toBeGreaterThanOrEqual(3);
+    for (const { position, id } of recorded.checkpoints) {
+      expect(ascending[position - 1]!.id).toBe(id);
+      expect(ascending[position]!.createdAt).not.toBe(ascending[position - 1]!.createdAt);
+    }
+
+    const again = await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false');
+    expect(idsOf(body(again).results)).toEqual(idsOf(ascending.slice(500, 520)));
+    // The counters and the checkpoints side by side, then the page from the checkpoint: no pass, nothing written.
+    expect(passes(again)).toBe(false);
+    expect(again.calls.filter((call) => call !== 'QueryCommand')).toEqual(['GetItemCommand']);
+    // Read units: a page whose last resource does not tie with the next (three to a millisecond),
+    // so that one read completes it — the counters, the checkpoints, what is left of the offset and the page.
+    const start = Math.max(...recorded.checkpoints.map(({ position }) => position).filter((position) => position <= 502));
+    const measured = await page('?sort=createdAt asc&limit=20&offset=502&withTotal=false');
+    expect(idsOf(body(measured).results)).toEqual(idsOf(ascending.slice(502, 522)));
+    expect(measured.readUnits).toBeLessThanOrEqual(2 + Math.ceil(((502 - start + 21) * 0.6) / 4));
+    // The SDK's default, withTotal=true: the same page, the total from the counters.
+    const withTotal = await page('?sort=createdAt asc&limit=20&offset=502');
+    expect(body(withTotal)).toMatchObject({ offset: 502, count: 20, total: SIZE });
+    expect(idsOf(body(withTotal).results)).toEqual(idsOf(ascending.slice(502, 522)));
+    expect(passes(withTotal)).toBe(false);
+
+    // Counted from the end: the first descending page notes checkpoints near the end, the next starts from one.
+    const descending = orders()['sort=createdAt desc'];
+    const firstDown = await page('?sort=createdAt desc&limit=20&offset=500&withTotal=false');
+    expect(idsOf(body(firstDown).results)).toEqual(idsOf(descending.slice(500, 520)));
+    const down = await page('?sort=createdAt desc&limit=20&offset=600&withTotal=false');
+    expect(idsOf(body(down).results)).toEqual(idsOf(descending.slice(600, 620)));
+    expect(passes(down)).toBe(false);
+  });
+
+  it('every offset, in every order the store reads in, with a second sort inside a millisecond: the reference page', async () => {
+    // Notes checkpoints first, both directions, then pages across them and across the 150-resource millisecond.
+    await page('?limit=20&offset=740&withTotal=false');
+    await page('?sort=id desc&limit=20&offset=740&withTotal=false');
+    for (const [sort, reference] of Object.entries(orders())) {
+      for (const offset of [200, 201, 299, 300, 301, 399, 449, 450, 451, 500, 601, 730, 749, 750]) {
+        const observed = await page(`?${sort}&limit=7&offset=${offset}&withTotal=false`);
+        expect(idsOf(body(observed).results), `${sort} offset ${offset}`).toEqual(idsOf(reference.slice(offset, offset + 7)));
+      }
+    }
+  });
+
+  it('a delete leaves them aside: the next deep page passes again, exactly, and notes new ones; creates append and keep them', async () => {
+    await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false'); // checkpoints in place
+    const gone = [...resources].sort(byCreation)[120]!;
+    expect((await gateway.send('DELETE', `/${CHECKPOINTED}/resource/${gone.id}?version=1`)).answer.statusCode).toBe(200);
+    resources = resources.filter((resource) => resource.id !== gone.id);
+
+    const afterDelete = await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false');
+    expect(idsOf(body(afterDelete).results)).toEqual(idsOf(orders()['sort=createdAt asc'].slice(500, 520)));
+    expect(passes(afterDelete)).toBe(true);
+    expect((await store.checkpoints(CHECKPOINTED))!.deleted).toBe(1);
+    const settled = await page('?sort=createdAt asc&limit=20&offset=510&withTotal=false');
+    expect(idsOf(body(settled).results)).toEqual(idsOf(orders()['sort=createdAt asc'].slice(510, 530)));
+    expect(passes(settled)).toBe(false);
+
+    // A create lands after every checkpoint (its id is the newest): pages from the start are unmoved,
+    // pages from the end count it through the counters.
+    await page('?sort=createdAt desc&limit=20&offset=500&withTotal=false');
+    const created = body(await gateway.send('POST', `/${CHECKPOINTED}/resource`, { key: 'c-new', objectTypeProperty: objectTypeProperty(1) }));
+    resources.push(created);
+    for (const sort of ['sort=createdAt asc', 'sort=createdAt desc'] as const) {
+      const observed = await page(`?${sort}&limit=20&offset=505&withTotal=false`);
+      expect(idsOf(body(observed).results), sort).toEqual(idsOf(orders()[sort].slice(505, 525)));
+      expect(passes(observed), sort).toBe(false);
+    }
   });
 });

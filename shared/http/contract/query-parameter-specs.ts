@@ -1,3 +1,4 @@
+import { MAX_OFFSET } from '../../domain/limits';
 import type { ParameterSpecs } from '../parameters';
 
 /**
@@ -11,7 +12,7 @@ export const PAGED_QUERY = {
   where: { type: 'string', repeatable: true, description: 'Query predicate; several are AND-ed' },
   sort: { type: 'string', repeatable: true, description: '`<field> asc|desc`, applied in order' },
   limit: { type: 'integer', min: 0, max: 500, description: 'Page size (default 20)' },
-  offset: { type: 'integer', min: 0, max: 10_000, description: 'Results to skip (default 0)' },
+  offset: { type: 'integer', min: 0, max: MAX_OFFSET, description: 'Results to skip (default 0)' },
   withTotal: { type: 'boolean', description: 'Count all matches (default true)' },
   expand: { type: 'string', repeatable: true, description: 'Accepted; the resource has no references' },
 } as const satisfies ParameterSpecs;

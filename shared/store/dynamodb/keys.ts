@@ -8,6 +8,9 @@
  *   pk = PROJECT#<projectKey>   sk = STATS#<nn>       one of 16 counter shards: resources added
  *                                                     minus removed, written in the same
  *                                                     transaction as the create or delete
+ *   pk = PROJECT#<projectKey>   sk = CHECKPOINTS      position checkpoints of deep offsets: the id at
+ *                                                     every hundredth position or so, and the
+ *                                                     delete count they hold for
  *   pk = PROJECT#<projectKey>   sk = STATS#legacy     a project with resources from before the
  *                                                     counters and ordered ids (the migration
  *                                                     writes it: their count, `unorderedIds`)
@@ -32,6 +35,7 @@ export const statsShardKey = (projectKey: string, shard: number) => ({
   pk: projectPartition(projectKey),
   sk: `${STATS_PREFIX}${String(shard).padStart(2, '0')}`,
 });
+export const checkpointsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: 'CHECKPOINTS' });
 export const legacyStatsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: `${STATS_PREFIX}legacy` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 export const ATTEMPT_COUNTER_PREFIX = 'ATTEMPTS#';

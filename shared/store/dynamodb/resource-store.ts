@@ -12,11 +12,13 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/resource-changes';
+import type { RecordedCheckpoints } from '../../domain/query/position-checkpoints';
 import type { KeyedDraft, LastModifiedRange, NewResource, ProjectStats, ResourceStore, ScanRange, Skip, Skipped, StreamPosition } from '../resource-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, itemsOf } from './operations';
 import { withRetries } from './retries';
 import {
+  checkpointsKey,
   keySentinelKey,
   legacyStatsKey,
   projectPartition,
@@ -168,7 +170,7 @@ export class DynamoDbResourceStore implements ResourceStore {
       return this.db.send(
         new QueryCommand({ ...this.resourceRange(projectKey, range), ...projection, ExclusiveStartKey, ...(Limit === undefined ? {} : { Limit }) }),
       );
-    }, range.after as Key | undefined);
+    }, startOf(projectKey, range));
     return mapItems(items, toResource);
   }
 
@@ -182,9 +184,13 @@ export class DynamoDbResourceStore implements ResourceStore {
     return passOver(
       (ExclusiveStartKey, Limit) =>
         this.db.send(new QueryCommand({ ...this.resourceRange(projectKey, range), ...keys, ExclusiveStartKey, Limit })).catch(translateEngineError),
-      (entry) => ({ id: idOf(entry), createdAt: entry.createdAt }),
+      (entry) => {
+        const fields = { id: idOf(entry), createdAt: entry.createdAt as string };
+        skip.observe?.(fields);
+        return fields;
+      },
       (entry) => ({ pk: entry.pk, sk: entry.sk }),
-      range.after as Key | undefined,
+      startOf(projectKey, range),
       skip,
     );
   }
@@ -310,10 +316,41 @@ export class DynamoDbResourceStore implements ResourceStore {
         }),
       )
       .catch(translateEngineError);
-    const total = Items.reduce((sum, item) => sum + Number(item.resources ?? 0), 0);
+    const sum = (field: string) => Items.reduce((sum, item) => sum + Number(item[field] ?? 0), 0);
+    const total = sum('resources');
     const idsInCreationOrder = !Items.some((item) => item.unorderedIds === true);
     // A negative count can only come from a project whose resources predate the counters.
-    return { total: total >= 0 ? total : undefined, idsInCreationOrder };
+    return { total: total >= 0 ? total : undefined, idsInCreationOrder, deleted: sum('deleted') };
+  }
+
+  async checkpoints(projectKey: string): Promise<RecordedCheckpoints | undefined> {
+    // Eventually consistent is enough: any version of the item is valid while its delete count is current.
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: checkpointsKey(projectKey) })).catch(translateEngineError);
+    if (!Item) return undefined;
+    const ids = Item.ids as string[];
+    return { deleted: Item.deleted as number, checkpoints: (Item.positions as number[]).map((position, index) => ({ position, id: ids[index]! })) };
+  }
+
+  async recordCheckpoints(projectKey: string, recorded: RecordedCheckpoints): Promise<void> {
+    await conditionalWrite(
+      () =>
+        this.db.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              ...checkpointsKey(projectKey),
+              type: 'checkpoints',
+              deleted: recorded.deleted,
+              // Two lists rather than a list of maps: about 45 bytes a checkpoint.
+              positions: recorded.checkpoints.map((checkpoint) => checkpoint.position),
+              ids: recorded.checkpoints.map((checkpoint) => checkpoint.id),
+            },
+            ConditionExpression: 'attribute_not_exists(deleted) OR deleted <= :deleted',
+            ExpressionAttributeValues: { ':deleted': recorded.deleted },
+          }),
+        ),
+      () => undefined, // checkpoints of a later delete count are there: keep those
+    );
   }
 
   /**
@@ -428,14 +465,17 @@ export class DynamoDbResourceStore implements ResourceStore {
     };
   }
 
-  /** Adds `delta` to one counter shard, chosen at random (concurrent transactions on one item conflict). */
+  /**
+   * Adds `delta` to one counter shard, chosen at random (concurrent transactions on one item
+   * conflict); a delete also counts itself as one, which invalidates the position checkpoints.
+   */
   private countUpdate(projectKey: string, delta: 1 | -1) {
     return {
       TableName: this.tableName,
       Key: statsShardKey(projectKey, Math.floor(Math.random() * STATS_SHARDS)),
-      UpdateExpression: 'SET #type = :type ADD resources :delta',
+      UpdateExpression: `SET #type = :type ADD resources :delta${delta < 0 ? ', deleted :one' : ''}`,
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'stats', ':delta': delta },
+      ExpressionAttributeValues: { ':type': 'stats', ':delta': delta, ...(delta < 0 ? { ':one': 1 } : {}) },
     };
   }
 
@@ -580,6 +620,10 @@ async function* onlyResourceEntries(entries: AsyncIterable<Record<string, unknow
 }
 
 const unique = (values: readonly string[]) => [...new Set(values)];
+
+/** Where a range's read starts: after a stream position, after a resource, or at the range's start. */
+const startOf = (projectKey: string, range: ScanRange): Key | undefined =>
+  (range.after as Key | undefined) ?? (range.afterId === undefined ? undefined : resourceKey(projectKey, range.afterId));
 
 function toItem(projectKey: string, resource: Resource) {
   return { ...resourceKey(projectKey, resource.id), type: 'resource', ...resource };

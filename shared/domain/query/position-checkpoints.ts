@@ -1,0 +1,119 @@
+import { MAX_OFFSET } from '../limits';
+
+/**
+ * Position checkpoints: where the n-th resource of a project's creation order is, so that a deep
+ * page starts near its offset instead of passing over every resource before it (docs/design.md,
+ * "Deep offsets"). Ids are creation-ordered (resource-id.ts), so creation order is id order and a
+ * create only ever appends: a position counted from the start moves only when a resource before it
+ * is deleted. Checkpoints are therefore recorded with the project's delete count and used only
+ * while that count has not moved.
+ */
+export interface Checkpoint {
+  /** How many of the project's resources have an id ≤ `id`: its 1-based position in id order. */
+  position: number;
+  /**
+   * The last resource of its millisecond, so that the resources up to it are exactly those
+   * created up to that millisecond: a page may start there in either direction without splitting
+   * resources that tie in `createdAt`.
+   */
+  id: string;
+}
+
+export interface RecordedCheckpoints {
+  /** The project's delete count when they were recorded (ProjectStats.deleted). */
+  deleted: number;
+  /** Ascending by position. */
+  checkpoints: readonly Checkpoint[];
+}
+
+/** A checkpoint every hundred positions or so: a page starting from one passes over fewer than that. */
+export const CHECKPOINT_SPACING = 100;
+
+/**
+ * Resources younger than this are not checkpointed: a create whose function's clock lags by less
+ * than this still appends after every checkpoint (Lambda clocks are synchronised far closer).
+ */
+export const CHECKPOINT_MIN_AGE_MS = 60_000;
+
+/**
+ * Where a stream of the creation order starts — right after a checkpoint going up, at it going
+ * down: a millisecond's resources are never split — and how many resources precede it in the
+ * stream's direction.
+ */
+export interface StreamStart {
+  afterId?: string;
+  toId?: string;
+  /** Resources before the start, in the stream's direction (from the first in ascending order, from the last in descending). */
+  before: number;
+}
+
+/**
+ * The start nearest to `offset` (counted in the stream's direction) that the checkpoints give,
+ * or undefined when none is at or before it. `total` is the project's exact current count.
+ */
+export function startNear(recorded: readonly Checkpoint[], request: { offset: number; descending: boolean; total: number }): StreamStart | undefined {
+  let best: StreamStart | undefined;
+  for (const { position, id } of recorded) {
+    if (position > request.total) continue;
+    const before = request.descending ? request.total - position : position;
+    if (before > request.offset || (best && best.before >= before)) continue;
+    best = request.descending ? { toId: id, before } : { afterId: id, before };
+  }
+  return best;
+}
+
+/** What a pass sees of each resource: the fields of its key. */
+export interface PassedEntry {
+  id: string;
+  createdAt: string;
+}
+
+/**
+ * Finds checkpoints in a pass over the creation order: told every entry of the stream in order
+ * (from `start`, all of them — an unfiltered stream), it notes, every CHECKPOINT_SPACING entries
+ * or so, the next change of millisecond. Only entries older than `notAfter` are noted.
+ */
+export class CheckpointFinder {
+  readonly found: Checkpoint[] = [];
+  private seen = 0;
+  private lastNoted = -Infinity;
+  private previous: PassedEntry | undefined;
+
+  constructor(
+    private readonly stream: { before: number; descending: boolean; total: number },
+    private readonly notAfter: string,
+  ) {}
+
+  observe(entry: PassedEntry): void {
+    const previous = this.previous;
+    if (previous && previous.createdAt !== entry.createdAt && this.seen - this.lastNoted >= CHECKPOINT_SPACING) {
+      // The older side of the change is the checkpoint: the last resource of its millisecond.
+      const older = this.stream.descending ? entry : previous;
+      if (older.createdAt < this.notAfter) {
+        const passed = this.stream.before + this.seen;
+        this.found.push({ id: older.id, position: this.stream.descending ? this.stream.total - passed : passed });
+        this.lastNoted = this.seen;
+      }
+    }
+    this.previous = entry;
+    this.seen++;
+  }
+}
+
+/**
+ * The checkpoints worth keeping: those within reach of a page (an offset ≤ MAX_OFFSET from either
+ * end of a project of `total`), at least half a spacing apart, the recorded ones first. Undefined
+ * when `found` adds nothing to `kept`.
+ */
+export function mergeCheckpoints(kept: readonly Checkpoint[], found: readonly Checkpoint[], total: number): Checkpoint[] | undefined {
+  const reachable = (checkpoint: Checkpoint) =>
+    checkpoint.position <= MAX_OFFSET + CHECKPOINT_SPACING || checkpoint.position >= total - MAX_OFFSET - CHECKPOINT_SPACING;
+  const merged = [...kept.filter(reachable)];
+  let added = false;
+  for (const candidate of found.filter(reachable)) {
+    if (merged.some((checkpoint) => Math.abs(checkpoint.position - candidate.position) < CHECKPOINT_SPACING / 2)) continue;
+    merged.push(candidate);
+    added = true;
+  }
+  return added ? merged.sort((a, b) => a.position - b.position) : undefined;
+}

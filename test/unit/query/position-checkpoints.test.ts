@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_OFFSET } from '../../../shared/domain/limits';
+import { CHECKPOINT_SPACING, CheckpointFinder, mergeCheckpoints, startNear, type Checkpoint } from '../../../shared/domain/query/position-checkpoints';
+
+/** A project of resources created at these milliseconds, in id (= creation) order. */
+const project = (milliseconds: number[]) =>
+  milliseconds.map((millisecond, index) => ({ id: `id-${String(index).padStart(5, '0')}`, createdAt: new Date(Date.UTC(2025, 0, 1) + millisecond).toISOString() }));
+const NOT_AFTER = '2026-01-01T00:00:00.000Z';
+
+describe('startNear', () => {
+  const checkpoints: Checkpoint[] = [
+    { position: 100, id: 'a' },
+    { position: 200, id: 'b' },
+    { position: 300, id: 'c' },
+  ];
+
+  it('ascending: right after the last checkpoint at or before the offset, the checkpoint itself counted as before', () => {
+    expect(startNear(checkpoints, { offset: 250, descending: false, total: 400 })).toEqual({ afterId: 'b', before: 200 });
+    expect(startNear(checkpoints, { offset: 200, descending: false, total: 400 })).toEqual({ afterId: 'b', before: 200 });
+    expect(startNear(checkpoints, { offset: 99, descending: false, total: 400 })).toBeUndefined();
+  });
+
+  it('descending: at the checkpoint, what is after it counted from the end', () => {
+    // total 400: 100 resources after position 300, 200 after position 200.
+    expect(startNear(checkpoints, { offset: 150, descending: true, total: 400 })).toEqual({ toId: 'c', before: 100 });
+    expect(startNear(checkpoints, { offset: 250, descending: true, total: 400 })).toEqual({ toId: 'b', before: 200 });
+    expect(startNear(checkpoints, { offset: 50, descending: true, total: 400 })).toBeUndefined();
+  });
+
+  it('ignores checkpoints past the current total', () => {
+    expect(startNear(checkpoints, { offset: 0, descending: true, total: 250 })).toBeUndefined();
+    expect(startNear(checkpoints, { offset: 60, descending: true, total: 250 })).toEqual({ toId: 'b', before: 50 });
+  });
+});
+
+describe('CheckpointFinder', () => {
+  const observeAll = (finder: CheckpointFinder, entries: { id: string; createdAt: string }[]) => entries.forEach((entry) => finder.observe(entry));
+
+  it('ascending: the last resource of a millisecond, every spacing or so, at its 1-based position', () => {
+    // Three resources to a millisecond.
+    const entries = project(Array.from({ length: 400 }, (_, index) => Math.floor(index / 3)));
+    const finder = new CheckpointFinder({ before: 0, descending: false, total: 400 }, NOT_AFTER);
+    observeAll(finder, entries);
+    expect(finder.found.length).toBeGreaterThanOrEqual(3);
+    for (const { position, id } of finder.found) {
+      expect(entries[position - 1]!.id).toBe(id);
+      expect(entries[position]!.createdAt).not.toBe(entries[position - 1]!.createdAt);
+    }
+    const gaps = finder.found.slice(1).map((checkpoint, index) => checkpoint.position - finder.found[index]!.position);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(CHECKPOINT_SPACING);
+    expect(Math.max(...gaps)).toBeLessThan(CHECKPOINT_SPACING + 3);
+  });
+
+  it('descending from a start: positions counted from the end of a project of `total`', () => {
+    const entries = project(Array.from({ length: 1000 }, (_, index) => Math.floor(index / 2)));
+    // A pass down from the 1,000th, 300 already above it: it sees entries 699 down to 0.
+    const finder = new CheckpointFinder({ before: 300, descending: true, total: 1000 }, NOT_AFTER);
+    observeAll(finder, entries.slice(0, 700).reverse());
+    expect(finder.found.length).toBeGreaterThan(3);
+    for (const { position, id } of finder.found) {
+      expect(entries[position - 1]!.id).toBe(id);
+      expect(entries[position]!.createdAt).not.toBe(entries[position - 1]!.createdAt);
+    }
+  });
+
+  it('never splits a millisecond: a long one is passed whole before the next checkpoint', () => {
+    const entries = project([...Array.from({ length: 50 }, (_, index) => index), ...Array.from({ length: 300 }, () => 50), 51, 52, 53]);
+    const finder = new CheckpointFinder({ before: 0, descending: false, total: entries.length }, NOT_AFTER);
+    observeAll(finder, entries);
+    expect(finder.found.map(({ position }) => position)).toEqual([1, 350]);
+  });
+
+  it('notes nothing younger than its bound (a create with a lagging clock may still land before it)', () => {
+    const entries = project(Array.from({ length: 300 }, (_, index) => index));
+    const finder = new CheckpointFinder({ before: 0, descending: false, total: 300 }, entries[150]!.createdAt);
+    observeAll(finder, entries);
+    expect(finder.found.every(({ position }) => entries[position - 1]!.createdAt < entries[150]!.createdAt)).toBe(true);
+    expect(finder.found.length).toBe(2);
+  });
+});
+
+describe('mergeCheckpoints', () => {
+  it('adds what is at least half a spacing from what is kept; undefined when nothing is added', () => {
+    const kept = [{ position: 100, id: 'a' }];
+    expect(mergeCheckpoints(kept, [{ position: 120, id: 'x' }], 1000)).toBeUndefined();
+    expect(mergeCheckpoints(kept, [{ position: 160, id: 'b' }, { position: 40, id: 'c' }], 1000)).toEqual([
+      { position: 40, id: 'c' },
+      { position: 100, id: 'a' },
+      { position: 160, id: 'b' },
+    ]);
+  });
+
+  it('keeps only what a page can reach: an offset of at most MAX_OFFSET from either end', () => {
+    const total = 3 * MAX_OFFSET;
+    const merged = mergeCheckpoints(
+      [{ position: MAX_OFFSET + 5 * CHECKPOINT_SPACING, id: 'middle' }],
+      [
+        { position: 500, id: 'near-start' },
+        { position: total - 500, id: 'near-end' },
+        { position: 2 * MAX_OFFSET - 5 * CHECKPOINT_SPACING, id: 'middle-too' },
+      ],
+      total,
+    );
+    expect(merged?.map(({ id }) => id)).toEqual(['near-start', 'near-end']);
+  });
+});
