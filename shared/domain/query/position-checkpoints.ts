@@ -70,35 +70,43 @@ export interface PassedEntry {
 
 /**
  * Finds checkpoints in a pass over the creation order: told every entry of the stream in order
- * (from `start`, all of them — an unfiltered stream), it notes, every CHECKPOINT_SPACING entries
- * or so, the next change of millisecond. Only entries older than `notAfter` are noted.
+ * (from `stream.before`, all of them — an unfiltered stream), it notes the first change of
+ * millisecond at or past every multiple of CHECKPOINT_SPACING counted in the stream's direction.
+ * Offsets are mostly multiples of a page size, so a page at one usually starts right at its
+ * checkpoint. Only entries older than `notAfter` are noted.
  */
 export class CheckpointFinder {
   readonly found: Checkpoint[] = [];
-  private seen = 0;
-  private lastNoted = -Infinity;
+  private passed: number;
+  private nextMark: number;
   private previous: PassedEntry | undefined;
 
   constructor(
     private readonly stream: { before: number; descending: boolean; total: number },
     private readonly notAfter: string,
-  ) {}
+  ) {
+    this.passed = stream.before;
+    this.nextMark = markAfter(stream.before);
+  }
 
   observe(entry: PassedEntry): void {
     const previous = this.previous;
-    if (previous && previous.createdAt !== entry.createdAt && this.seen - this.lastNoted >= CHECKPOINT_SPACING) {
+    // `passed` entries precede `entry` in the stream: the change between `previous` and `entry` is at that offset.
+    if (previous && this.passed >= this.nextMark && previous.createdAt !== entry.createdAt) {
       // The older side of the change is the checkpoint: the last resource of its millisecond.
       const older = this.stream.descending ? entry : previous;
       if (older.createdAt < this.notAfter) {
-        const passed = this.stream.before + this.seen;
-        this.found.push({ id: older.id, position: this.stream.descending ? this.stream.total - passed : passed });
-        this.lastNoted = this.seen;
+        this.found.push({ id: older.id, position: this.stream.descending ? this.stream.total - this.passed : this.passed });
+        this.nextMark = markAfter(this.passed);
       }
     }
     this.previous = entry;
-    this.seen++;
+    this.passed++;
   }
 }
+
+/** The first multiple of CHECKPOINT_SPACING after `offset`. */
+const markAfter = (offset: number) => (Math.floor(offset / CHECKPOINT_SPACING) + 1) * CHECKPOINT_SPACING;
 
 /**
  * The checkpoints worth keeping: those within reach of a page (an offset ≤ MAX_OFFSET from either

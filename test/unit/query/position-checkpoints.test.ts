@@ -36,19 +36,21 @@ describe('startNear', () => {
 describe('CheckpointFinder', () => {
   const observeAll = (finder: CheckpointFinder, entries: { id: string; createdAt: string }[]) => entries.forEach((entry) => finder.observe(entry));
 
-  it('ascending: the last resource of a millisecond, every spacing or so, at its 1-based position', () => {
-    // Three resources to a millisecond.
+  it('ascending: the last resource of a millisecond at or past every multiple of the spacing, at its 1-based position', () => {
+    // One resource a millisecond: the checkpoints are the multiples themselves.
+    const single = project(Array.from({ length: 450 }, (_, index) => index));
+    const exact = new CheckpointFinder({ before: 0, descending: false, total: 450 }, NOT_AFTER);
+    observeAll(exact, single);
+    expect(exact.found).toEqual([100, 200, 300, 400].map((position) => ({ position, id: single[position - 1]!.id })));
+    // Three to a millisecond: the next change of millisecond.
     const entries = project(Array.from({ length: 400 }, (_, index) => Math.floor(index / 3)));
     const finder = new CheckpointFinder({ before: 0, descending: false, total: 400 }, NOT_AFTER);
     observeAll(finder, entries);
-    expect(finder.found.length).toBeGreaterThanOrEqual(3);
+    expect(finder.found.map(({ position }) => position)).toEqual([102, 201, 300]);
     for (const { position, id } of finder.found) {
       expect(entries[position - 1]!.id).toBe(id);
       expect(entries[position]!.createdAt).not.toBe(entries[position - 1]!.createdAt);
     }
-    const gaps = finder.found.slice(1).map((checkpoint, index) => checkpoint.position - finder.found[index]!.position);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(CHECKPOINT_SPACING);
-    expect(Math.max(...gaps)).toBeLessThan(CHECKPOINT_SPACING + 3);
   });
 
   it('descending from a start: positions counted from the end of a project of `total`', () => {
@@ -56,7 +58,8 @@ describe('CheckpointFinder', () => {
     // A pass down from the 1,000th, 300 already above it: it sees entries 699 down to 0.
     const finder = new CheckpointFinder({ before: 300, descending: true, total: 1000 }, NOT_AFTER);
     observeAll(finder, entries.slice(0, 700).reverse());
-    expect(finder.found.length).toBeGreaterThan(3);
+    // 400, 500, … resources from the end, two to a millisecond: the multiples themselves.
+    expect(finder.found.map(({ position }) => 1000 - position)).toEqual([400, 500, 600, 700, 800, 900]);
     for (const { position, id } of finder.found) {
       expect(entries[position - 1]!.id).toBe(id);
       expect(entries[position]!.createdAt).not.toBe(entries[position - 1]!.createdAt);
@@ -67,15 +70,14 @@ describe('CheckpointFinder', () => {
     const entries = project([...Array.from({ length: 50 }, (_, index) => index), ...Array.from({ length: 300 }, () => 50), 51, 52, 53]);
     const finder = new CheckpointFinder({ before: 0, descending: false, total: entries.length }, NOT_AFTER);
     observeAll(finder, entries);
-    expect(finder.found.map(({ position }) => position)).toEqual([1, 350]);
+    expect(finder.found.map(({ position }) => position)).toEqual([350]);
   });
 
   it('notes nothing younger than its bound (a create with a lagging clock may still land before it)', () => {
     const entries = project(Array.from({ length: 300 }, (_, index) => index));
     const finder = new CheckpointFinder({ before: 0, descending: false, total: 300 }, entries[150]!.createdAt);
     observeAll(finder, entries);
-    expect(finder.found.every(({ position }) => entries[position - 1]!.createdAt < entries[150]!.createdAt)).toBe(true);
-    expect(finder.found.length).toBe(2);
+    expect(finder.found.map(({ position }) => position)).toEqual([100]);
   });
 });
 
