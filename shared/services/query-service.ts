@@ -135,8 +135,8 @@ export class ResourceQueryService {
     if (found.length === 0 || stats.total === undefined) return;
     const checkpoints = mergeCheckpoints(recorded?.deleted === stats.deleted ? recorded.checkpoints : [], found, stats.total);
     if (!checkpoints) return;
-    const now = await this.store.stats(projectKey);
-    if (now.deleted !== stats.deleted || (countedFromEnd && now.total !== stats.total)) return;
+    const afterPass = await this.store.stats(projectKey);
+    if (afterPass.deleted !== stats.deleted || (countedFromEnd && afterPass.total !== stats.total)) return;
     await this.store.recordCheckpoints(projectKey, { deleted: stats.deleted, checkpoints });
   }
 
