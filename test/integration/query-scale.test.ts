@@ -340,6 +340,15 @@ describe('position checkpoints: deep pages of the creation order start near thei
     }
   });
 
+  it('checkpoints of a later delete count are never replaced by older ones', async () => {
+    const project = 'scale-checkpoints-race';
+    await store.recordCheckpoints(project, { deleted: 5, checkpoints: [{ position: 100, id: 'newer' }] });
+    await store.recordCheckpoints(project, { deleted: 3, checkpoints: [{ position: 100, id: 'older' }] });
+    expect(await store.checkpoints(project)).toEqual({ deleted: 5, checkpoints: [{ position: 100, id: 'newer' }] });
+    await store.recordCheckpoints(project, { deleted: 5, checkpoints: [{ position: 200, id: 'same-count' }] });
+    expect((await store.checkpoints(project))?.checkpoints).toEqual([{ position: 200, id: 'same-count' }]);
+  });
+
   it('a delete leaves them aside: the next deep page passes again, exactly, and notes new ones; creates append and keep them', async () => {
     await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false'); // checkpoints in place
     const gone = [...resources].sort(byCreation)[120]!;
