@@ -15,11 +15,10 @@ import {
   mergeCheckpoints,
   startNear,
   type Checkpoint,
-  type RecordedCheckpoints,
 } from '../domain/query/position-checkpoints';
 import type { Resource } from '../domain/resource';
 import type { QueryParameters } from '../domain/query-parameters';
-import type { ProjectStats, ResourceStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
+import type { ResourceStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
 
 /**
  * Queries of a project's resources (search is search-service.ts). DynamoDB cannot evaluate commercetools
@@ -115,7 +114,7 @@ export class ResourceQueryService {
     const finder = new CheckpointFinder({ before, descending: access.descending, total }, new Date(this.now() - CHECKPOINT_MIN_AGE_MS).toISOString());
     const answer = await this.readPage(projectKey, plan, { ...access, ...start }, { ...page, offset: page.offset - before, withTotal: false }, {
       observe: (entry) => finder.observe(entry),
-      then: () => this.recordCheckpoints(projectKey, stats, access.descending, finder.found, recorded),
+      then: () => this.recordCheckpoints(projectKey, { total, deleted: stats.deleted }, access.descending, holding, finder.found),
     });
     return { ...answer, offset: page.offset, ...(page.withTotal ? { total } : {}) };
   }
@@ -127,17 +126,17 @@ export class ResourceQueryService {
    */
   private async recordCheckpoints(
     projectKey: string,
-    stats: ProjectStats,
+    counted: { total: number; deleted: number },
     countedFromEnd: boolean,
+    holding: readonly Checkpoint[],
     found: readonly Checkpoint[],
-    recorded: RecordedCheckpoints | undefined,
   ): Promise<void> {
-    if (found.length === 0 || stats.total === undefined) return;
-    const checkpoints = mergeCheckpoints(recorded?.deleted === stats.deleted ? recorded.checkpoints : [], found, stats.total);
+    if (found.length === 0) return;
+    const checkpoints = mergeCheckpoints(holding, found, counted.total);
     if (!checkpoints) return;
     const afterPass = await this.store.stats(projectKey);
-    if (afterPass.deleted !== stats.deleted || (countedFromEnd && afterPass.total !== stats.total)) return;
-    await this.store.recordCheckpoints(projectKey, { deleted: stats.deleted, checkpoints });
+    if (afterPass.deleted !== counted.deleted || (countedFromEnd && afterPass.total !== counted.total)) return;
+    await this.store.recordCheckpoints(projectKey, { deleted: counted.deleted, checkpoints });
   }
 
   /**

@@ -81,7 +81,7 @@ export interface Skip {
    * read in full with the page.
    */
   order: (a: unknown, b: unknown) => number;
-  /** Told every entry the pass reads, matching or not, in the stream's order (the same fields as `matches`). */
+  /** Table passes (`skip`) only: told every entry the pass reads, matching or not, in the stream's order. */
   observe?: (entry: { id: string; createdAt: string }) => void;
 }
 
