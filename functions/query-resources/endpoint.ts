@@ -1,5 +1,5 @@
-import { InterfaceObjectTestType } from '../../shared/domain/resource';
 import { READ } from '../../shared/http/contract/access';
+import { INTERFACE_OBJECT_TEST_TYPE } from '../../shared/http/contract/parameter-shapes';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parameter-specs';
 import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
@@ -18,7 +18,7 @@ export const queryResources = defineEndpoint({
       rows: [1],
       summary: 'Query resources: where, sort, paging, and the declared typed parameters.',
       pathParameters: { projectKey: PROJECT_KEY },
-      query: { ...RESOURCE_QUERY, unionParameter: { type: ['number', 'date-time', 'json'], schema: InterfaceObjectTestType } },
+      query: { ...RESOURCE_QUERY, unionParameter: { type: ['number', 'date-time', 'json'], shape: INTERFACE_OBJECT_TEST_TYPE } },
       tag: 'Resources',
       description: `A paged query. The typed parameters of the interface are checked by type and do not narrow the result. ${VAR_PARAMETERS}`,
       responses: { 200: PAGE },

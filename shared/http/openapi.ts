@@ -31,7 +31,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
   const table = routeTableOf(endpoints);
   const inputs = table.flatMap(({ route }) => [
     ...schemasOf(route.request?.content),
-    ...Object.values(route.query ?? {}).flatMap((spec) => (spec.schema ? [spec.schema] : [])),
+    ...Object.values(route.query ?? {}).flatMap((spec) => (spec.shape ? [schemaNamed(spec.shape.name)] : [])),
   ]);
   const outputs = [
     ...table.flatMap(({ route }) => Object.values(route.responses).flatMap((response: ResponseSpec) => schemasOf(response.content))),
@@ -317,7 +317,7 @@ function scalarSchema(type: ScalarType, spec: ParameterSpec, schemas: JsonSchema
       return {
         type: 'string',
         contentMediaType: 'application/json',
-        contentSchema: spec.schema ? schemas.input(spec.schema) : { type: 'object' },
+        contentSchema: spec.shape ? schemas.input(schemaNamed(spec.shape.name)) : { type: 'object' },
       };
   }
 }

@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type { NamedShape } from './contract/parameter-shapes';
 import { invalidInput } from './errors';
 import { parseDecimal, parseInteger, rangeText, type QueryParameters } from '../domain/query-parameters';
 
@@ -17,8 +17,8 @@ export interface ParameterSpec {
   required?: boolean;
   min?: number;
   max?: number;
-  /** For `json` values: the shape the parsed value must have. */
-  schema?: z.ZodMiniType;
+  /** For `json` values: the shape the parsed value must have (a schema of the document, as JSON Schema). */
+  shape?: NamedShape;
   description?: string;
 }
 
@@ -58,7 +58,7 @@ function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
     case 'json': {
       const parsed = parseJson(value);
       if (parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
-      return spec.schema ? spec.schema.safeParse(parsed).success : true;
+      return spec.shape ? spec.shape.accepts(parsed) : true;
     }
   }
 }

@@ -102,6 +102,8 @@ describe('paged query (rows 1 and 12)', () => {
       ['objectParameter=notjson', 'objectParameter'],
       ['unionParameter=tomorrow', 'unionParameter'],
       [`unionParameter=${encodeURIComponent('{"objectTypeProperty":{"nope":1}}')}`, 'unionParameter'],
+      [`unionParameter=${encodeURIComponent('{"objectTypeProperty":{"arrayOfFloatExample":[1,2]}}')}`, 'unionParameter'],
+      [`unionParameter=${encodeURIComponent('{"version":1}')}`, 'unionParameter'],
     ]) {
       const answer = await get(`?${query}`);
       expect(answer.status, query).toBe(400);
@@ -114,6 +116,8 @@ describe('paged query (rows 1 and 12)', () => {
       'unionParameter=1.5',
       'unionParameter=2024-01-02T03:04:05Z',
       `unionParameter=${encodeURIComponent(JSON.stringify({ version: 1, objectTypeProperty: draftExample.objectTypeProperty }))}`,
+      // Shaped like ObjectTestType; only a stored resource must also hold unique values (docs/api.md).
+      `unionParameter=${encodeURIComponent('{"objectTypeProperty":{"arrayOfUniqueIntExample":[1,1]}}')}`,
     ];
     for (const parameter of union) expect((await get(`?${parameter}&limit=1`)).status, parameter).toBe(200);
     const answer = await get('?stringParameter=a,b&floatParameter=1.5&integerParameter=3&arrayOfString=a&arrayOfString=b&objectParameter=%7B%7D&expand=x');

@@ -4,8 +4,8 @@ import { PAGED_QUERY } from './query-parameter-specs';
 /**
  * The declared parameters rows 1 and 5 share (paging and the interface's typed parameters),
  * checked by type: they do not narrow the result. Row 1 adds `unionParameter`, whose JSON form is
- * checked with a schema (functions/query-resources/endpoint.ts); row 5 does not declare it, and so
- * its function carries no schema library.
+ * checked against a JSON Schema (functions/query-resources/endpoint.ts, contract/parameter-shapes.ts);
+ * row 5 does not declare it.
  */
 export const RESOURCE_QUERY = {
   ...PAGED_QUERY,
