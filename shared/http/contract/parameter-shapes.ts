@@ -11,12 +11,14 @@ import type { SchemaName } from './schemas';
  */
 export interface NamedShape {
   name: SchemaName;
+  /** The JSON Schema, as shapes/<name>.json holds it. */
+  shape: JsonShape;
   /** Whether a parsed value has the shape. */
   accepts(value: unknown): boolean;
 }
 
 function namedShape(name: SchemaName, shape: JsonShape): NamedShape {
-  return { name, accepts: (value) => hasShape(shape, value) };
+  return { name, shape, accepts: (value) => hasShape(shape, value) };
 }
 
 /** Row 1's `unionParameter` in its JSON form. */

@@ -25,9 +25,10 @@ function keywordsOf(schema: unknown, found = new Set<string>()): Set<string> {
 
 describe('the JSON Schemas `json` query parameters are checked with', () => {
   it('are committed under shared/http/contract/shapes, up to date (run `npm run openapi` after changing the schema)', () => {
-    for (const { name } of SHAPED_SCHEMAS) {
+    for (const { name, shape } of SHAPED_SCHEMAS) {
       const committed = readFileSync(join(root, shapeFile(name)), 'utf8');
       expect(committed === shapeText(name), `${shapeFile(name)} is stale: run \`npm run openapi\``).toBe(true);
+      expect(shape, `${name} checks with the file of its own name`).toEqual(JSON.parse(committed));
     }
   });
 
