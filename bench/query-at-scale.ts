@@ -47,7 +47,13 @@ interface Shape {
   ours: (size: number) => string;
   /** The same question to the mock's customers. */
   mock: (size: number) => string;
+  /** Resources before the offset are deleted (through the API) before the shape is measured. */
+  afterDeletes?: true;
 }
+
+/** How many resources a shape `afterDeletes` deletes first, each size: before offset 500 from the start. */
+const DELETES_BEFORE_SHAPE = 3;
+const firstDeleted = (sizeIndex: number) => 100 + sizeIndex * DELETES_BEFORE_SHAPE;
 
 const at = (index: number) => new Date(SEED_EPOCH + index * 1000).toISOString();
 const keyOf = (index: number) => `k-${String(index).padStart(6, '0')}`;
@@ -71,6 +77,11 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
     { name: 'sort=createdAt desc, limit 20', ...both(() => '?sort=createdAt desc&limit=20&withTotal=false') },
     { name: 'sort=createdAt asc, limit 20, offset 500', ...both(() => '?sort=createdAt asc&limit=20&offset=500&withTotal=false') },
     { name: 'sort=createdAt desc, limit 20, offset 500', ...both(() => '?sort=createdAt desc&limit=20&offset=500&withTotal=false') },
+    {
+      name: `sort=createdAt asc, limit 20, offset 500, after ${DELETES_BEFORE_SHAPE} deletes`,
+      afterDeletes: true,
+      ...both(() => '?sort=createdAt asc&limit=20&offset=500&withTotal=false'),
+    },
     {
       name: 'createdAt range, sort=createdAt asc',
       ...both((_, size) => `?${w(`createdAt >= "${at(Math.floor(size / 2))}" and createdAt < "${at(Math.floor(size / 2) + 50)}"`)}&sort=createdAt asc&limit=20&withTotal=false`),
@@ -132,6 +143,14 @@ export async function queryAtScale(stack: LocalStack, token: string) {
       await baseline();
       bySize[String(size)] = {};
       for (const shape of ourShapes) {
+        if (shape.afterDeletes) {
+          // Resources no other shape names (every size deletes others), through the API as a client would.
+          const sizeIndex = QUERY_AT_SCALE_SIZES.indexOf(size);
+          for (let index = firstDeleted(sizeIndex); index < firstDeleted(sizeIndex + 1); index++) {
+            const response = await fetch(`${stack.url}/${PROJECT}/resource/${ids[index]!}?version=1`, { method: 'DELETE', headers });
+            if (response.status !== 200) throw new Error(`DELETE of the ${index}th resource: ${response.status}`);
+          }
+        }
         const call = request(shape.ours(size), shape.method);
         readUnits = 0;
         const started = performance.now();

@@ -12,9 +12,13 @@ import {
 import {
   CHECKPOINT_MIN_AGE_MS,
   CheckpointFinder,
+  DELETES_SEEN_WINDOW_MS,
+  MAX_REPAIRED_DELETES,
   mergeCheckpoints,
+  repairCheckpoints,
   startNear,
   type Checkpoint,
+  type RecordedCheckpoints,
 } from '../domain/query/position-checkpoints';
 import type { Resource } from '../domain/resource';
 import type { QueryParameters } from '../domain/query-parameters';
@@ -100,7 +104,7 @@ export class ResourceQueryService {
   /**
    * A deep page of the project's creation order, unfiltered (rows 1 and 12 paged by offset, the
    * SDK's default way through a project): it starts from the position checkpoint nearest before
-   * its offset when the project's checkpoints still hold, and passes over what is left, if
+   * its offset — as recorded, or repaired after deletes — and passes over what is left, if
    * anything, keys only; a pass notes the checkpoints it crosses for the pages after it
    * (docs/design.md, "Deep offsets"). A total is the counters'.
    */
@@ -109,7 +113,7 @@ export class ResourceQueryService {
     const total = stats.total;
     if (!stats.idsInCreationOrder || total === undefined) return this.readPage(projectKey, plan, plan.access(stats.idsInCreationOrder), page);
     const access = plan.access(true);
-    const holding = recorded?.deleted === stats.deleted ? recorded.checkpoints : [];
+    const holding = (await this.checkpointsNow(projectKey, recorded, stats.deleted)) ?? [];
     const { before, ...start } = startNear(holding, { offset: page.offset, descending: access.descending, total }) ?? { before: 0 };
     const finder = new CheckpointFinder({ before, descending: access.descending, total }, new Date(this.now() - CHECKPOINT_MIN_AGE_MS).toISOString());
     const answer = await this.readPage(projectKey, plan, { ...access, ...start }, { ...page, offset: page.offset - before, withTotal: false }, {
@@ -120,9 +124,23 @@ export class ResourceQueryService {
   }
 
   /**
+   * The recorded checkpoints as they stand at the project's delete count: as recorded when no
+   * resource was deleted since, repaired from the tombstones of the deletes since when there are
+   * few enough (one more read), else none.
+   */
+  private async checkpointsNow(projectKey: string, recorded: RecordedCheckpoints | undefined, deleted: number): Promise<readonly Checkpoint[] | undefined> {
+    if (!recorded || recorded.deleted > deleted) return undefined;
+    if (recorded.deleted === deleted) return recorded.checkpoints;
+    if (!recorded.deletesSeen || deleted - recorded.deleted > MAX_REPAIRED_DELETES) return undefined;
+    const tombstones = await this.store.deletesSince(projectKey, recorded.deletesSeen.since);
+    return tombstones && repairCheckpoints(recorded, { deleted, at: new Date(this.now()).toISOString(), tombstones });
+  }
+
+  /**
    * Keeps the checkpoints a pass found, if they add any and nothing moved positions while it ran:
    * no delete (positions from the start) and, for a pass counted from the end, no create either
-   * — the counters are read again to know.
+   * — the counters are read again to know, after the tombstones of the last moments: those are
+   * then all deletes the positions count, and are recorded with them.
    */
   private async recordCheckpoints(
     projectKey: string,
@@ -134,9 +152,11 @@ export class ResourceQueryService {
     if (found.length === 0) return;
     const checkpoints = mergeCheckpoints(holding, found, counted.total);
     if (!checkpoints) return;
+    const since = new Date(this.now() - DELETES_SEEN_WINDOW_MS).toISOString();
+    const seen = await this.store.deletesSince(projectKey, since);
     const afterPass = await this.store.stats(projectKey);
     if (afterPass.deleted !== counted.deleted || (countedFromEnd && afterPass.total !== counted.total)) return;
-    await this.store.recordCheckpoints(projectKey, { deleted: counted.deleted, checkpoints });
+    await this.store.recordCheckpoints(projectKey, { deleted: counted.deleted, checkpoints, ...(seen ? { deletesSeen: { since, ids: seen } } : {}) });
   }
 
   /**

@@ -37,6 +37,11 @@ export interface ResourceStore {
   /** Records checkpoints, unless ones of a later delete count are there already (they would be newer). */
   recordCheckpoints(projectKey: string, recorded: RecordedCheckpoints): Promise<void>;
   /**
+   * The ids of the resources deleted from `since` on (by their tombstones' time, strongly
+   * consistent), or undefined when there are more than MAX_REPAIRED_DELETES.
+   */
+  deletesSince(projectKey: string, since: string): Promise<string[] | undefined>;
+  /**
    * The project's resources in `lastModifiedAt` order (equal instants in any order), from the
    * deployment's optional index on it; undefined when the deployment has none. The index is
    * eventually consistent, the resources are not: each is read strongly consistently, and one
@@ -122,7 +127,7 @@ export interface ProjectStats {
   total: number | undefined;
   /** Every id of the project is creation-ordered: id order is `createdAt asc, id asc`. */
   idsInCreationOrder: boolean;
-  /** How many resources were ever deleted: position checkpoints hold while it stands still. */
+  /** How many resources were ever deleted: position checkpoints hold while it stands still, or are repaired. */
   deleted: number;
 }
 

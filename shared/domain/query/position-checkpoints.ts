@@ -5,8 +5,8 @@ import { MAX_OFFSET } from '../limits';
  * page starts near its offset instead of passing over every resource before it (docs/design.md,
  * "Deep offsets"). Ids are creation-ordered (resource-id.ts), so creation order is id order and a
  * create only ever appends: a position counted from the start moves only when a resource before it
- * is deleted. Checkpoints are therefore recorded with the project's delete count and used only
- * while that count has not moved.
+ * is deleted. Checkpoints are therefore recorded with the project's delete count; after deletes
+ * they are repaired from the deletes' tombstones (each delete leaves one with its id), or set aside.
  */
 export interface Checkpoint {
   /** How many of the project's resources have an id ≤ `id`: its 1-based position in id order. */
@@ -24,6 +24,49 @@ export interface RecordedCheckpoints {
   deleted: number;
   /** Ascending by position. */
   checkpoints: readonly Checkpoint[];
+  /**
+   * The tombstones from `since` on that were there when they were recorded: deletes their positions
+   * already count. Every delete after the recording leaves a tombstone at or after `since`, so the
+   * tombstones from `since` on, less these, are exactly the deletes the positions do not count yet.
+   */
+  deletesSeen?: { since: string; ids: readonly string[] };
+}
+
+/**
+ * How far before its recording a checkpoint set reads the tombstones it has seen: more than a
+ * delete's clock may lag, or its transaction take, between stamping its tombstone and committing.
+ */
+export const DELETES_SEEN_WINDOW_MS = 120_000;
+
+/** More deletes than this since a recording are not repaired: the deep page passes again and records afresh. */
+export const MAX_REPAIRED_DELETES = 500;
+
+/** How long a tombstone lives (the table's TTL removes it after); checkpoints older than this less a margin are not repaired. */
+export const TOMBSTONE_LIFETIME_MS = 24 * 3600_000;
+const REPAIRABLE_FOR_MS = TOMBSTONE_LIFETIME_MS - 3600_000;
+
+/**
+ * Checkpoints as they stand after the deletes since their recording: each loses one position per
+ * deleted resource at or before it in id order. `tombstones` are the ids of every delete from
+ * `recorded.deletesSeen.since` on; `deleted` the project's delete count now. Undefined when that
+ * cannot be known exactly — no tombstones seen at the recording, a recording too old for its
+ * tombstones to be all there, or a number of new tombstones that is not the deletes counted since.
+ */
+export function repairCheckpoints(
+  recorded: RecordedCheckpoints,
+  now: { deleted: number; at: string; tombstones: readonly string[] },
+): Checkpoint[] | undefined {
+  const seen = recorded.deletesSeen;
+  if (!seen || Date.parse(now.at) - Date.parse(seen.since) > REPAIRABLE_FOR_MS) return undefined;
+  const counted = new Set(seen.ids);
+  const since = now.tombstones.filter((id) => !counted.has(id)).sort();
+  if (since.length !== now.deleted - recorded.deleted) return undefined;
+  // Both in id order: one walk counts the deletes at or before each checkpoint.
+  let before = 0;
+  return recorded.checkpoints.map(({ position, id }) => {
+    while (before < since.length && since[before]! <= id) before++;
+    return { position: position - before, id };
+  });
 }
 
 /** A checkpoint every hundred positions or so: a page starting from one passes over fewer than that. */

@@ -9,8 +9,11 @@
  *                                                     minus removed, written in the same
  *                                                     transaction as the create or delete
  *   pk = PROJECT#<projectKey>   sk = CHECKPOINTS      position checkpoints of deep offsets: the id at
- *                                                     every hundredth position or so, and the
- *                                                     delete count they hold for
+ *                                                     every hundredth position or so, the delete
+ *                                                     count they hold for, the tombstones seen
+ *   pk = PROJECT#<projectKey>   sk = DELETED#<deletedAt>#<id>   a delete's tombstone, written in its
+ *                                                     transaction, removed by the TTL after a day:
+ *                                                     checkpoints are repaired from these
  *   pk = PROJECT#<projectKey>   sk = STATS#legacy     a project with resources from before the
  *                                                     counters and ordered ids (the migration
  *                                                     writes it: their count, `unorderedIds`)
@@ -36,6 +39,13 @@ export const statsShardKey = (projectKey: string, shard: number) => ({
   sk: `${STATS_PREFIX}${String(shard).padStart(2, '0')}`,
 });
 export const checkpointsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: 'CHECKPOINTS' });
+export const TOMBSTONE_PREFIX = 'DELETED#';
+/** Sorts right after every `DELETED#…` key. */
+export const TOMBSTONE_RANGE_END = 'DELETED$';
+export const tombstoneKey = (projectKey: string, deletedAt: string, id: string) => ({
+  pk: projectPartition(projectKey),
+  sk: `${TOMBSTONE_PREFIX}${deletedAt}#${id}`,
+});
 export const legacyStatsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: `${STATS_PREFIX}legacy` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 export const ATTEMPT_COUNTER_PREFIX = 'ATTEMPTS#';

@@ -12,7 +12,7 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/resource-changes';
-import type { RecordedCheckpoints } from '../../domain/query/position-checkpoints';
+import { MAX_REPAIRED_DELETES, TOMBSTONE_LIFETIME_MS, type RecordedCheckpoints } from '../../domain/query/position-checkpoints';
 import type { KeyedDraft, LastModifiedRange, NewResource, ProjectStats, ResourceStore, ScanRange, Skip, Skipped, StreamPosition } from '../resource-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, itemsOf } from './operations';
@@ -29,8 +29,11 @@ import {
   STATS_RANGE_END,
   STATS_SHARDS,
   statsShardKey,
+  TOMBSTONE_PREFIX,
+  TOMBSTONE_RANGE_END,
+  tombstoneKey,
 } from './keys';
-import { LAST_MODIFIED_INDEX_SORT_KEY } from './table-schema';
+import { LAST_MODIFIED_INDEX_SORT_KEY, TABLE_TTL_ATTRIBUTE } from './table-schema';
 
 const RESOURCE_FIELDS = ['id', 'key', 'version', 'createdAt', 'lastModifiedAt', 'objectTypeProperty', 'someProperty'] as const;
 
@@ -137,10 +140,11 @@ export class DynamoDbResourceStore implements ResourceStore {
     }, (current) => checkVersion(current && toResource(current), id, expectedVersion));
   }
 
-  /** A read, then one transaction that removes the resource, frees its key and counts it. */
+  /** A read, then one transaction that removes the resource, frees its key, counts it and leaves its tombstone. */
   async delete(projectKey: string, id: string, expectedVersion?: number): Promise<Resource> {
     return withRetries(async () => {
       const resource = checkVersion(await this.get(projectKey, id), id, expectedVersion);
+      const deletedAt = this.now();
       await this.transact(
         [
           {
@@ -153,6 +157,16 @@ export class DynamoDbResourceStore implements ResourceStore {
           },
           ...(resource.key === undefined ? [] : [{ Delete: this.sentinelDelete(projectKey, resource.key, resource.id) }]),
           { Update: this.countUpdate(projectKey, -1) },
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: {
+                ...tombstoneKey(projectKey, deletedAt, resource.id),
+                type: 'tombstone',
+                [TABLE_TTL_ATTRIBUTE]: Math.ceil((Date.parse(deletedAt) + TOMBSTONE_LIFETIME_MS) / 1000),
+              },
+            },
+          },
         ],
         () => {
           throw new RetryableRace(); // changed meanwhile: start over and check again
@@ -328,7 +342,32 @@ export class DynamoDbResourceStore implements ResourceStore {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: checkpointsKey(projectKey) })).catch(translateEngineError);
     if (!Item) return undefined;
     const ids = Item.ids as string[];
-    return { deleted: Item.deleted as number, checkpoints: (Item.positions as number[]).map((position, index) => ({ position, id: ids[index]! })) };
+    const checkpoints = (Item.positions as number[]).map((position, index) => ({ position, id: ids[index]! }));
+    const seen = typeof Item.seenSince === 'string' ? { deletesSeen: { since: Item.seenSince, ids: (Item.seenIds as string[] | undefined) ?? [] } } : {};
+    return { deleted: Item.deleted as number, checkpoints, ...seen };
+  }
+
+  async deletesSince(projectKey: string, since: string): Promise<string[] | undefined> {
+    const ids: string[] = [];
+    // Keys only; strongly consistent, as the counters it is held against.
+    for await (const item of itemsOf((ExclusiveStartKey) =>
+      this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':from': `${TOMBSTONE_PREFIX}${since}`, ':to': TOMBSTONE_RANGE_END },
+          ProjectionExpression: 'sk',
+          ConsistentRead: true,
+          ExclusiveStartKey,
+          Limit: MAX_REPAIRED_DELETES + 1,
+        }),
+      ),
+    )) {
+      const sk = item.sk as string;
+      ids.push(sk.slice(sk.lastIndexOf('#') + 1));
+      if (ids.length > MAX_REPAIRED_DELETES) return undefined;
+    }
+    return ids;
   }
 
   async recordCheckpoints(projectKey: string, recorded: RecordedCheckpoints): Promise<void> {
@@ -344,6 +383,7 @@ export class DynamoDbResourceStore implements ResourceStore {
               // Two lists rather than a list of maps: about 45 bytes a checkpoint.
               positions: recorded.checkpoints.map((checkpoint) => checkpoint.position),
               ids: recorded.checkpoints.map((checkpoint) => checkpoint.id),
+              ...(recorded.deletesSeen ? { seenSince: recorded.deletesSeen.since, seenIds: [...recorded.deletesSeen.ids] } : {}),
             },
             ConditionExpression: 'attribute_not_exists(deleted) OR deleted <= :deleted',
             ExpressionAttributeValues: { ':deleted': recorded.deleted },

@@ -190,7 +190,10 @@ async function partition(projectKey: string): Promise<Snapshot> {
 }
 
 const isCounter = (sk: string) => sk.startsWith('STATS#');
-const withoutCounters = (items: Snapshot) => Object.fromEntries(Object.entries(items).filter(([sk]) => !isCounter(sk)));
+/** A delete's tombstone (DELETED#<deletedAt>#<id>): the deletes that clean up after valid drafts leave one each. */
+const isTombstone = (sk: string) => sk.startsWith('DELETED#');
+const withoutCounters = (items: Snapshot) => Object.fromEntries(Object.entries(items).filter(([sk]) => !isCounter(sk) && !isTombstone(sk)));
+const tombstonedIds = (items: Snapshot) => Object.keys(items).filter(isTombstone).map((sk) => sk.slice(sk.lastIndexOf('#') + 1));
 const counted = (items: Snapshot) => Object.entries(items).reduce((sum, [sk, item]) => sum + (isCounter(sk) ? Number(item.resources ?? 0) : 0), 0);
 
 /** The project's resources as the API lists them (GET ?limit=500). */
@@ -230,6 +233,8 @@ async function withStoreUnchanged(run: () => Promise<void>, options: { imagesToo
   // The counter shards may change item by item (a create counts on one, its delete on another): only their sum must hold.
   expect(withoutCounters(restAfter)).toEqual(withoutCounters(restBefore));
   expect(counted(restAfter)).toBe(counted(restBefore));
+  const newTombstones = tombstonedIds(restAfter).filter((id) => !tombstonedIds(restBefore).includes(id));
+  expect(newTombstones.sort()).toEqual(ledger.created.map(({ id }) => id).sort());
   if (ledger.jsonValue === undefined) expect(jsonAfter).toEqual(jsonBefore);
   else expect(jsonAfter?.json).toBe(ledger.jsonValue);
   expect(after.listed.count).toBe(before.listed.count);

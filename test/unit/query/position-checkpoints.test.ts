@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_OFFSET } from '../../../shared/domain/limits';
-import { CHECKPOINT_SPACING, CheckpointFinder, mergeCheckpoints, startNear, type Checkpoint } from '../../../shared/domain/query/position-checkpoints';
+import {
+  CHECKPOINT_SPACING,
+  CheckpointFinder,
+  mergeCheckpoints,
+  repairCheckpoints,
+  startNear,
+  TOMBSTONE_LIFETIME_MS,
+  type Checkpoint,
+  type RecordedCheckpoints,
+} from '../../../shared/domain/query/position-checkpoints';
 
 /** A project of resources created at these milliseconds, in id (= creation) order. */
 const project = (milliseconds: number[]) =>
@@ -104,5 +113,40 @@ describe('mergeCheckpoints', () => {
       total,
     );
     expect(merged?.map(({ id }) => id)).toEqual(['near-start', 'near-end']);
+  });
+});
+
+describe('repairCheckpoints', () => {
+  // A project of 1,000 resources id-000 … id-999 (position n is id of index n − 1), checkpoints every 100.
+  const id = (index: number) => `id-${String(index).padStart(3, '0')}`;
+  const since = '2026-11-23T10:00:00.000Z';
+  const at = '2026-11-23T11:00:00.000Z';
+  const recorded: RecordedCheckpoints = {
+    deleted: 4,
+    checkpoints: [100, 200, 300].map((position) => ({ position, id: id(position - 1) })),
+    deletesSeen: { since, ids: [id(5), id(150)] }, // deleted before the recording: counted already
+  };
+
+  it('each checkpoint loses one position per resource deleted since at or before it in id order, itself included', () => {
+    // Deleted since: one before the first checkpoint, the second checkpoint itself, one after the last.
+    const tombstones = [id(5), id(150), id(42), id(199), id(700)];
+    expect(repairCheckpoints(recorded, { deleted: 7, at, tombstones })).toEqual([
+      { position: 99, id: id(99) },
+      { position: 198, id: id(199) },
+      { position: 298, id: id(299) },
+    ]);
+  });
+
+  it('nothing to repair from when the new tombstones are not the deletes counted since, or none were seen', () => {
+    expect(repairCheckpoints(recorded, { deleted: 8, at, tombstones: [id(5), id(150), id(42), id(199), id(700)] })).toBeUndefined();
+    expect(repairCheckpoints(recorded, { deleted: 5, at, tombstones: [id(5), id(42), id(199)] })).toBeUndefined();
+    const { deletesSeen: _, ...unseen } = recorded;
+    expect(repairCheckpoints(unseen, { deleted: 5, at, tombstones: [id(42)] })).toBeUndefined();
+  });
+
+  it('nothing from a recording older than its tombstones live (the TTL may have taken some)', () => {
+    const late = new Date(Date.parse(since) + TOMBSTONE_LIFETIME_MS).toISOString();
+    expect(repairCheckpoints(recorded, { deleted: 5, at: late, tombstones: [id(5), id(150), id(42)] })).toBeUndefined();
+    expect(repairCheckpoints(recorded, { deleted: 5, at, tombstones: [id(5), id(150), id(42)] })?.[0]).toEqual({ position: 99, id: id(99) });
   });
 });
