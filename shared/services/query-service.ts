@@ -114,11 +114,13 @@ export class ResourceQueryService {
     if (!stats.idsInCreationOrder || total === undefined) return this.readPage(projectKey, plan, plan.access(stats.idsInCreationOrder), page);
     const access = plan.access(true);
     const holding = (await this.checkpointsNow(projectKey, recorded, stats.deleted)) ?? [];
+    // Repaired checkpoints are recorded again at the current delete count: the pages after this one need no tombstones.
+    const repaired = recorded !== undefined && recorded.deleted !== stats.deleted && holding.length > 0;
     const { before, ...start } = startNear(holding, { offset: page.offset, descending: access.descending, total }) ?? { before: 0 };
     const finder = new CheckpointFinder({ before, descending: access.descending, total }, new Date(this.now() - CHECKPOINT_MIN_AGE_MS).toISOString());
     const answer = await this.readPage(projectKey, plan, { ...access, ...start }, { ...page, offset: page.offset - before, withTotal: false }, {
       observe: (entry) => finder.observe(entry),
-      then: () => this.recordCheckpoints(projectKey, { total, deleted: stats.deleted }, access.descending, holding, finder.found),
+      then: () => this.recordCheckpoints(projectKey, { total, deleted: stats.deleted }, access.descending, holding, finder.found, repaired),
     });
     return { ...answer, offset: page.offset, ...(page.withTotal ? { total } : {}) };
   }
@@ -137,10 +139,11 @@ export class ResourceQueryService {
   }
 
   /**
-   * Keeps the checkpoints a pass found, if they add any and nothing moved positions while it ran:
-   * no delete (positions from the start) and, for a pass counted from the end, no create either
-   * — the counters are read again to know, after the tombstones of the last moments: those are
-   * then all deletes the positions count, and are recorded with them.
+   * Keeps the checkpoints a pass found, if they add any (or the repaired ones, if repaired), when
+   * nothing moved positions meanwhile: no delete (positions from the start) and, for a pass
+   * counted from the end, no create either — the counters are read again to know, after the
+   * tombstones of the last moments: those are then all deletes the positions count, and are
+   * recorded with them.
    */
   private async recordCheckpoints(
     projectKey: string,
@@ -148,9 +151,9 @@ export class ResourceQueryService {
     countedFromEnd: boolean,
     holding: readonly Checkpoint[],
     found: readonly Checkpoint[],
+    repaired: boolean,
   ): Promise<void> {
-    if (found.length === 0) return;
-    const checkpoints = mergeCheckpoints(holding, found, counted.total);
+    const checkpoints = mergeCheckpoints(holding, found, counted.total) ?? (repaired ? holding : undefined);
     if (!checkpoints) return;
     const since = new Date(this.now() - DELETES_SEEN_WINDOW_MS).toISOString();
     const seen = await this.store.deletesSince(projectKey, since);
