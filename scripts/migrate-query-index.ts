@@ -12,7 +12,7 @@ import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { isCreationOrdered } from '../shared/domain/resource-id';
 import { allItemsOf } from '../shared/store/dynamodb/operations';
 import { projectPartition } from '../shared/store/dynamodb/keys';
-import { DynamoDbResourceStore } from '../shared/store/dynamodb/resource-store';
+import { DynamoDbResourceQueryStore } from '../shared/store/dynamodb/resource-query-store';
 import { STORE_OPTIONS, STORE_USAGE, openServiceTable, storeOptionsOf } from './service-table';
 
 const { values } = parseArgs({ options: { ...STORE_OPTIONS, project: { type: 'string' }, help: { type: 'boolean' } } });
@@ -55,7 +55,7 @@ for (const item of items) {
   }
   projects.set(project, entry);
 }
-const store = new DynamoDbResourceStore(table.db, table.tableName);
+const store = new DynamoDbResourceQueryStore(table.db, table.tableName);
 for (const [project, entry] of projects) {
   if (entry.marked || (entry.resources === entry.counted && !entry.unordered)) continue;
   await store.markLegacy(project, entry.resources - entry.counted, entry.unordered);

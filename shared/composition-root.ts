@@ -20,13 +20,14 @@ import { DynamoDbClientStore } from './store/dynamodb/client-store';
 import { DynamoDbComplexPathStore } from './store/dynamodb/complex-path-store';
 import { DynamoDbExtensionStore } from './store/dynamodb/extension-store';
 import { DynamoDbJsonValueStore } from './store/dynamodb/json-value-store';
+import { DynamoDbResourceQueryStore } from './store/dynamodb/resource-query-store';
 import { DynamoDbResourceStore } from './store/dynamodb/resource-store';
 import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
 import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
 import type { ExtensionStore } from './store/extension-store';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
-import type { ResourceStore } from './store/resource-store';
+import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
 import { S3ImageStorage } from './store/s3/image-storage';
 import type { UploadStore } from './store/upload-store';
 import type { VariantStore } from './store/variant-store';
@@ -56,7 +57,10 @@ export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLa
 
 // ---- Stores ----------------------------------------------------------------------------------
 
-export const resourceStore = /* @__PURE__ */ once((): ResourceStore => new DynamoDbResourceStore(dynamoDb(), config.tableName, undefined, config.lastModifiedIndex));
+export const resourceStore = /* @__PURE__ */ once((): ResourceStore => new DynamoDbResourceStore(dynamoDb(), config.tableName));
+export const resourceQueryStore = /* @__PURE__ */ once(
+  (): ResourceQueryStore => new DynamoDbResourceQueryStore(dynamoDb(), config.tableName, config.lastModifiedIndex),
+);
 export const clientStore = /* @__PURE__ */ once((): ClientStore => new DynamoDbClientStore(dynamoDb(), config.tableName));
 export const complexPathStore = /* @__PURE__ */ once((): ComplexPathStore => new DynamoDbComplexPathStore(dynamoDb(), config.tableName));
 export const extensionStore = /* @__PURE__ */ once((): ExtensionStore => new DynamoDbExtensionStore(dynamoDb(), config.tableName));
@@ -97,8 +101,8 @@ export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
 
 export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));
 export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditService(resourceStore()));
-export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceStore()));
-export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceStore()));
+export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceQueryStore()));
+export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceQueryStore()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));
 export const jsonValueService = /* @__PURE__ */ once(() => new JsonValueService(jsonValueStore()));

@@ -22,7 +22,7 @@ import {
 } from '../domain/query/position-checkpoints';
 import type { Resource } from '../domain/resource';
 import type { QueryParameters } from '../domain/query-parameters';
-import type { ResourceStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
+import type { ResourceQueryStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
 
 /**
  * Queries of a project's resources (search is search-service.ts). DynamoDB cannot evaluate commercetools
@@ -35,7 +35,7 @@ import type { ResourceStore, Skip, Skipped, StreamPosition } from '../store/reso
  */
 export class ResourceQueryService {
   constructor(
-    private readonly store: ResourceStore,
+    private readonly store: ResourceQueryStore,
     private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
     private readonly now: () => number = Date.now,
   ) {}
@@ -261,7 +261,7 @@ export class ResourceQueryService {
   }
 }
 
-/** What a table range's keys-only read can tell of a resource (ResourceStore.skip), and of an index entry. */
+/** What a table range's keys-only read can tell of a resource (ResourceQueryStore.skip), and of an index entry. */
 const TABLE_ORDER_FIELDS = ['id', 'createdAt'];
 const INDEX_ORDER_FIELDS = ['id', 'lastModifiedAt'];
 

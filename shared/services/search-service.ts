@@ -3,7 +3,7 @@ import type { QueryParameters } from '../domain/query-parameters';
 import type { Resource } from '../domain/resource';
 import { resourceJsonSchema } from '../domain/resource-fields';
 import { compileSearch, type FacetResult } from '../domain/search';
-import type { ResourceStore } from '../store/resource-store';
+import type { ResourceQueryStore } from '../store/resource-store';
 import { FULL_READ_SIZE, pageRequestOf } from './query-service';
 
 /**
@@ -13,7 +13,7 @@ import { FULL_READ_SIZE, pageRequestOf } from './query-service';
  */
 export class ResourceSearchService {
   constructor(
-    private readonly store: ResourceStore,
+    private readonly store: ResourceQueryStore,
     private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
   ) {}
 

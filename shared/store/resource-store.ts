@@ -20,6 +20,14 @@ export interface ResourceStore {
   /** Applies net changes at the expected version; a request that changes nothing keeps the version. */
   update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource>;
   delete(projectKey: string, id: string, expectedVersion?: number): Promise<Resource>;
+}
+
+/**
+ * What queries and search read of the resources: ranges, passes over offsets, the counters and the
+ * position checkpoints (whose writes are the queries' own). Apart from ResourceStore, so that a
+ * function that only queries carries none of the resources' writes (DynamoDbResourceQueryStore).
+ */
+export interface ResourceQueryStore {
   /** The resources with these ids that exist (any order), read strongly consistently. */
   getMany(projectKey: string, ids: readonly string[]): Promise<Resource[]>;
   /** The resources holding these keys (any order), through the key sentinels. */

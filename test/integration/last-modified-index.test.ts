@@ -6,6 +6,7 @@ import { QueryBudget } from '../../shared/domain/query';
 import { QueryParameters } from '../../shared/domain/query-parameters';
 import type { Resource } from '../../shared/domain/resource';
 import { ResourceQueryService } from '../../shared/services/query-service';
+import { DynamoDbResourceQueryStore } from '../../shared/store/dynamodb/resource-query-store';
 import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
 import { LAST_MODIFIED_INDEX_NAME } from '../../shared/store/dynamodb/table-schema';
 import { draftExample } from './api-client';
@@ -26,6 +27,7 @@ const SIZES = { [SMALL]: 60, [LARGE]: 600 } as const;
 const BUDGET_ITEMS = 300;
 let gateway: InProcessGateway;
 let store: DynamoDbResourceStore;
+let queries: DynamoDbResourceQueryStore;
 /** The same queries without the index, on the evaluator path, with a budget that fits the project. */
 let evaluator: ResourceQueryService;
 
@@ -35,7 +37,8 @@ beforeAll(async () => {
   gateway = await startInProcessGateway({ QUERY_BUDGET_ITEMS: String(BUDGET_ITEMS), LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME });
   const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
   store = new DynamoDbResourceStore(dynamoDb, endpoints.tableName);
-  evaluator = new ResourceQueryService(store, new QueryBudget(10_000));
+  queries = new DynamoDbResourceQueryStore(dynamoDb, endpoints.tableName);
+  evaluator = new ResourceQueryService(queries, new QueryBudget(10_000));
   for (const [project, size] of Object.entries(SIZES)) {
     let next = 0;
     const created: Resource[] = [];
@@ -230,14 +233,14 @@ describe('the index is eventually consistent, the answer is not stale', () => {
   it('a resource updated after the index was read is left out of that page, never returned stale or misplaced; the next page has it first', async () => {
     let moved: Resource | undefined;
     const observed = (await betweenIndexAndRead(async (entries) => {
-      const [current] = await store.getMany(SMALL, [idOf(entries[1]!)]);
+      const [current] = await queries.getMany(SMALL, [idOf(entries[1]!)]);
       moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `moved-${Date.now()}` });
     }, () => gateway.send('GET', `/${SMALL}/resource?sort=lastModifiedAt desc&limit=5&withTotal=false`))) as Awaited<ReturnType<InProcessGateway['send']>>;
     const results: Resource[] = body(observed).results;
     expect(results).toHaveLength(5);
     expect(idsOf(results)).not.toContain(moved!.id);
     // Every resource returned is as it is now.
-    const current = new Map((await store.getMany(SMALL, idsOf(results))).map((resource) => [resource.id, resource]));
+    const current = new Map((await queries.getMany(SMALL, idsOf(results))).map((resource) => [resource.id, resource]));
     for (const resource of results) expect(resource).toEqual(current.get(resource.id));
     const after = body(await gateway.send('GET', `/${SMALL}/resource?sort=lastModifiedAt desc&limit=5&withTotal=false`));
     expect(after.results[0]).toEqual(moved);
@@ -252,7 +255,7 @@ describe('the index is eventually consistent, the answer is not stale', () => {
     const observed = (await betweenIndexAndRead(async (entries) => {
       // The 20 entries passed over, and the next one (is the page inside a group of equal instants?).
       expect(entries).toHaveLength(21);
-      const [current] = await store.getMany(SMALL, [idOf(entries[3]!)]);
+      const [current] = await queries.getMany(SMALL, [idOf(entries[3]!)]);
       moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `moved-${Date.now()}` });
     }, () => gateway.send('GET', `/${SMALL}/resource?${search}`))) as Awaited<ReturnType<InProcessGateway['send']>>;
     // The page is the one that followed those 20 entries: the positions of before the update.
@@ -271,7 +274,7 @@ describe('the index is eventually consistent, the answer is not stale', () => {
     const firstInIdOrder = idsOf(newest).sort()[0]!;
     let moved: Resource | undefined;
     const observed = (await betweenIndexAndRead(async () => {
-      const [current] = await store.getMany(SMALL, [firstInIdOrder]);
+      const [current] = await queries.getMany(SMALL, [firstInIdOrder]);
       moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `left-the-range-${Date.now()}` });
     }, () => gateway.send('GET', `/${SMALL}/resource?${range}&limit=5&withTotal=false`))) as Awaited<ReturnType<InProcessGateway['send']>>;
     const answer = body(observed);
@@ -287,7 +290,7 @@ describe('the index is eventually consistent, the answer is not stale', () => {
     const from = newest[29]!.lastModifiedAt;
     let moved: Resource | undefined;
     const observed = (await betweenIndexAndRead(async (entries) => {
-      const [current] = await store.getMany(SMALL, [idOf(entries[2]!)]);
+      const [current] = await queries.getMany(SMALL, [idOf(entries[2]!)]);
       moved = await store.update(SMALL, current!.id, current!.version, { someProperty: `out-of-range-${Date.now()}` });
     }, () => gateway.send('GET', `/${SMALL}/resource?${where(`lastModifiedAt >= "${from}" and lastModifiedAt <= "${to}"`)}&sort=lastModifiedAt asc&limit=50`))) as Awaited<
       ReturnType<InProcessGateway['send']>

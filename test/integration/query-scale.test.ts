@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Resource } from '../../shared/domain/resource';
+import { DynamoDbResourceQueryStore } from '../../shared/store/dynamodb/resource-query-store';
 import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
 import { projectPartition, resourceKey, TOMBSTONE_PREFIX, TOMBSTONE_RANGE_END } from '../../shared/store/dynamodb/keys';
 import { draftExample } from './api-client';
@@ -23,6 +24,7 @@ const PROJECT_SIZE = 600;
 const BUDGET_ITEMS = 300;
 let gateway: InProcessGateway;
 let store: DynamoDbResourceStore;
+let queries: DynamoDbResourceQueryStore;
 let seeded: Resource[] = [];
 
 /** The reference order of `sort=createdAt asc`: createdAt, then id (commercetools' tiebreak). */
@@ -39,6 +41,7 @@ beforeAll(async () => {
   gateway = await startInProcessGateway({ QUERY_BUDGET_ITEMS: String(BUDGET_ITEMS) });
   const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
   store = new DynamoDbResourceStore(dynamoDb, process.env.TABLE_NAME!);
+  queries = new DynamoDbResourceQueryStore(dynamoDb, process.env.TABLE_NAME!);
   let next = 0;
   const created: Resource[] = [];
   // Concurrent creates: many share a millisecond, which the id tiebreak must order.
@@ -270,7 +273,7 @@ describe('position checkpoints: deep pages of the creation order start near thei
     'sort=id desc': [...resources].sort((a, b) => (a.id < b.id ? 1 : -1)),
     '': [...resources].sort((a, b) => (a.id < b.id ? -1 : 1)),
   });
-  // The keys-only pass over an offset (ResourceStore.skip) reads the keys and createdAt alone.
+  // The keys-only pass over an offset (ResourceQueryStore.skip) reads the keys and createdAt alone.
   const passes = (observed: { inputs: Record<string, unknown>[] }) =>
     observed.inputs.some((input) => input.ProjectionExpression === '#pk, #sk, #createdAt');
 
@@ -294,7 +297,7 @@ describe('position checkpoints: deep pages of the creation order start near thei
     expect(passes(first)).toBe(true);
     expect(first.calls).toContain('PutItemCommand');
 
-    const recorded = (await store.checkpoints(CHECKPOINTED))!;
+    const recorded = (await queries.checkpoints(CHECKPOINTED))!;
     expect(recorded.deleted).toBe(0);
     expect(recorded.checkpoints.length).toBeGreaterThanOrEqual(3);
     for (const { position, id } of recorded.checkpoints) {
@@ -342,17 +345,17 @@ describe('position checkpoints: deep pages of the creation order start near thei
 
   it('checkpoints of a later delete count are never replaced by older ones', async () => {
     const project = 'scale-checkpoints-race';
-    await store.recordCheckpoints(project, { deleted: 5, checkpoints: [{ position: 100, id: 'newer' }] });
-    await store.recordCheckpoints(project, { deleted: 3, checkpoints: [{ position: 100, id: 'older' }] });
-    expect(await store.checkpoints(project)).toEqual({ deleted: 5, checkpoints: [{ position: 100, id: 'newer' }] });
-    await store.recordCheckpoints(project, { deleted: 5, checkpoints: [{ position: 200, id: 'same-count' }] });
-    expect((await store.checkpoints(project))?.checkpoints).toEqual([{ position: 200, id: 'same-count' }]);
+    await queries.recordCheckpoints(project, { deleted: 5, checkpoints: [{ position: 100, id: 'newer' }] });
+    await queries.recordCheckpoints(project, { deleted: 3, checkpoints: [{ position: 100, id: 'older' }] });
+    expect(await queries.checkpoints(project)).toEqual({ deleted: 5, checkpoints: [{ position: 100, id: 'newer' }] });
+    await queries.recordCheckpoints(project, { deleted: 5, checkpoints: [{ position: 200, id: 'same-count' }] });
+    expect((await queries.checkpoints(project))?.checkpoints).toEqual([{ position: 200, id: 'same-count' }]);
   });
 
   it('a delete repairs them from its tombstone: the next deep page still reads about a page, exactly, in both directions', async () => {
     await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false'); // checkpoints in place
     await page('?sort=createdAt desc&limit=20&offset=500&withTotal=false');
-    const before = (await store.checkpoints(CHECKPOINTED))!;
+    const before = (await queries.checkpoints(CHECKPOINTED))!;
     expect(before.deletesSeen?.ids).toEqual([]);
     // Two deletes before the checkpoints near 500 from the start; one among the last (before those counted from the end).
     const ascending = orders()['sort=createdAt asc'];
@@ -368,7 +371,7 @@ describe('position checkpoints: deep pages of the creation order start near thei
     expect(idsOf(body(first).results)).toEqual(idsOf(orders()['sort=createdAt asc'].slice(500, 520)));
     expect(passes(first)).toBe(false);
     expect([...first.calls].sort()).toEqual(['GetItemCommand', 'PutItemCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand', 'QueryCommand']);
-    expect((await store.checkpoints(CHECKPOINTED))!.deleted).toBe(before.deleted + 3);
+    expect((await queries.checkpoints(CHECKPOINTED))!.deleted).toBe(before.deleted + 3);
 
     for (const sort of ['sort=createdAt asc', 'sort=createdAt desc', ''] as const) {
       for (const offset of [300, 500, 601]) {
@@ -384,7 +387,7 @@ describe('position checkpoints: deep pages of the creation order start near thei
     const settled = await page(`?sort=createdAt asc&limit=20&offset=${offset}&withTotal=false`);
     expect(idsOf(body(settled).results)).toEqual(idsOf(now.slice(offset, offset + 20)));
     expect([...settled.calls].sort()).toEqual(['GetItemCommand', 'QueryCommand', 'QueryCommand']);
-    const start = Math.max(...(await store.checkpoints(CHECKPOINTED))!.checkpoints.map(({ position }) => position).filter((position) => position <= offset));
+    const start = Math.max(...(await queries.checkpoints(CHECKPOINTED))!.checkpoints.map(({ position }) => position).filter((position) => position <= offset));
     expect(settled.readUnits).toBeLessThanOrEqual(2 + Math.ceil(((offset - start + 21) * 0.6) / 4));
   });
 
@@ -407,7 +410,7 @@ describe('position checkpoints: deep pages of the creation order start near thei
     const afterDelete = await page('?sort=createdAt asc&limit=20&offset=500&withTotal=false');
     expect(idsOf(body(afterDelete).results)).toEqual(idsOf(orders()['sort=createdAt asc'].slice(500, 520)));
     expect(passes(afterDelete)).toBe(true);
-    expect((await store.checkpoints(CHECKPOINTED))!.deleted).toBe(4);
+    expect((await queries.checkpoints(CHECKPOINTED))!.deleted).toBe(4);
     const settled = await page('?sort=createdAt asc&limit=20&offset=510&withTotal=false');
     expect(idsOf(body(settled).results)).toEqual(idsOf(orders()['sort=createdAt asc'].slice(510, 530)));
     expect(passes(settled)).toBe(false);

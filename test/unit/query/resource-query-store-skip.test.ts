@@ -2,10 +2,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { planQuery } from '../../../shared/domain/query';
 import { creationOrderedId } from '../../../shared/domain/resource-id';
-import { DynamoDbResourceStore } from '../../../shared/store/dynamodb/resource-store';
+import { DynamoDbResourceQueryStore } from '../../../shared/store/dynamodb/resource-query-store';
 
 /**
- * ResourceStore.skip over a fake partition whose Query answers at most PAGE items whatever its
+ * ResourceQueryStore.skip over a fake partition whose Query answers at most PAGE items whatever its
  * Limit, as DynamoDB does at 1 MB of items read: the pass goes on from LastEvaluatedKey, asks
  * for what is still to pass and one more (to see whether the page starts inside a group of equal
  * order), and gives back that group.
@@ -36,7 +36,7 @@ function fakeDb(items: ReturnType<typeof partition>) {
       return { Items: answered, ...(last && more ? { LastEvaluatedKey: { pk: last.pk, sk: last.sk } } : {}) };
     },
   };
-  return { store: new DynamoDbResourceStore(db as unknown as DynamoDBDocumentClient, 'table'), limits };
+  return { store: new DynamoDbResourceQueryStore(db as unknown as DynamoDBDocumentClient, 'table'), limits };
 }
 
 const skipOf = (sort: string, where: string[] = [], count = 0) => {
@@ -45,7 +45,7 @@ const skipOf = (sort: string, where: string[] = [], count = 0) => {
   return { access, skip: { count, matches: plan.matches, order: access.streamOrder! } };
 };
 
-describe('DynamoDbResourceStore.skip', () => {
+describe('DynamoDbResourceQueryStore.skip', () => {
   it('passes over more than one answer of the Query, asking each time only for what is left', async () => {
     const items = partition([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const { store, limits } = fakeDb(items);
