@@ -46,6 +46,8 @@ export const tombstoneKey = (projectKey: string, deletedAt: string, id: string) 
   pk: projectPartition(projectKey),
   sk: `${TOMBSTONE_PREFIX}${deletedAt}#${id}`,
 });
+/** The deleted resource's id in a tombstone's sort key (an instant holds no `#`). */
+export const tombstonedId = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
 export const legacyStatsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: `${STATS_PREFIX}legacy` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 export const ATTEMPT_COUNTER_PREFIX = 'ATTEMPTS#';

@@ -24,6 +24,7 @@ import {
   STATS_RANGE_END,
   TOMBSTONE_PREFIX,
   TOMBSTONE_RANGE_END,
+  tombstonedId,
 } from './keys';
 import { LAST_MODIFIED_INDEX_SORT_KEY } from './table-schema';
 
@@ -246,8 +247,7 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
         }),
       ),
     )) {
-      const sk = item.sk as string;
-      ids.push(sk.slice(sk.lastIndexOf('#') + 1));
+      ids.push(tombstonedId(item.sk as string));
       if (ids.length > MAX_REPAIRED_DELETES) return undefined;
     }
     return ids;

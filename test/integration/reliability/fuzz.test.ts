@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ObjectTestTypeDraft } from '../../../shared/domain/resource';
 import { endpoints } from '../../../functions/endpoints';
 import type { RouteDeclaration } from '../../../shared/http/declaration';
+import { TOMBSTONE_PREFIX, tombstonedId } from '../../../shared/store/dynamodb/keys';
 import { baseUrl, call, draftExample, forgeToken, tokenFor, validClaims } from '../api-client';
 
 /** Every declared route, with the name of the endpoint that serves it. */
@@ -191,9 +192,9 @@ async function partition(projectKey: string): Promise<Snapshot> {
 
 const isCounter = (sk: string) => sk.startsWith('STATS#');
 /** A delete's tombstone (DELETED#<deletedAt>#<id>): the deletes that clean up after valid drafts leave one each. */
-const isTombstone = (sk: string) => sk.startsWith('DELETED#');
+const isTombstone = (sk: string) => sk.startsWith(TOMBSTONE_PREFIX);
 const withoutCounters = (items: Snapshot) => Object.fromEntries(Object.entries(items).filter(([sk]) => !isCounter(sk) && !isTombstone(sk)));
-const tombstonedIds = (items: Snapshot) => Object.keys(items).filter(isTombstone).map((sk) => sk.slice(sk.lastIndexOf('#') + 1));
+const tombstonedIds = (items: Snapshot) => Object.keys(items).filter(isTombstone).map(tombstonedId);
 const counted = (items: Snapshot) => Object.entries(items).reduce((sum, [sk, item]) => sum + (isCounter(sk) ? Number(item.resources ?? 0) : 0), 0);
 
 /** The project's resources as the API lists them (GET ?limit=500). */
