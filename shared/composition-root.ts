@@ -1,12 +1,12 @@
 import { createDynamoDbClient } from './aws/clients';
 import { createKmsClient } from './aws/kms';
-import { createLambdaClient } from './aws/lambda';
+import { AwsLambdaInvoker } from './aws/lambda';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
 import { ComplexPathService } from './services/complex-path-service';
-import { AwsLambdaInvoker, type LambdaInvoker } from './services/extension-forwarding/lambda-invoker';
+import type { LambdaInvoker } from './services/extension-forwarding/lambda-invoker';
 import { ExtensionService } from './services/extension-service';
 import { ImageService } from './services/image-service';
 import { JsonValueService } from './services/json-value-service';
@@ -52,8 +52,7 @@ function once<T>(build: () => T): () => T {
 export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
 export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
-/** The SDK's Lambda client is created on the first Lambda call, so static and HTTP bindings never pay for it. */
-export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker(createLambdaClient));
+export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker());
 
 // ---- Stores ----------------------------------------------------------------------------------
 

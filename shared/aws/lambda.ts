@@ -1,7 +1,130 @@
-import { LambdaClient } from '@aws-sdk/client-lambda';
-import { withoutSdkLogging } from './sdk-logging';
+import { partition } from '@aws-sdk/core/client';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { Sha256 } from '@smithy/core/checksum';
+import { HttpRequest } from '@smithy/core/protocols';
+import { NodeHttpHandler, streamCollector } from '@smithy/node-http-handler';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { Readable } from 'node:stream';
+import type { LambdaInvocation, LambdaInvoker } from '../services/extension-forwarding/lambda-invoker';
 
-/** The Lambda client that invokes extension functions; the composition root creates it on the first Lambda call. */
-export function createLambdaClient(): LambdaClient {
-  return withoutSdkLogging(new LambdaClient({}));
+/**
+ * Lambda's Invoke operation, sent with the AWS SDK's own parts — its credentials chain, SigV4
+ * signer, SHA-256, endpoint partitions and node HTTP handler, which every function already carries
+ * for DynamoDB — instead of `@aws-sdk/client-lambda`: that client registers all of Lambda's ≈ 80
+ * operations and their errors at load (≈ 85 KB of bundle for one call). What it would add for
+ * Invoke is one retry policy, left to the extension's caller (the call has a 2 s deadline).
+ * `test/unit/aws/lambda-invoke.test.ts` holds the request identical to the SDK client's.
+ */
+export interface LambdaInvokeRequest {
+  functionName: string;
+  /** The event, UTF-8 JSON text. */
+  payload: string;
+  signal: AbortSignal;
 }
+
+/** A refusal of Lambda's own (not the function's): its error type names it, as the SDK would. */
+export class LambdaServiceError extends Error {
+  constructor(
+    override readonly name: string,
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type LambdaInvoke = (request: LambdaInvokeRequest) => Promise<LambdaInvocation>;
+
+export interface LambdaInvokeSettings {
+  region: string;
+  /** `AWS_ENDPOINT_URL_LAMBDA` / `AWS_ENDPOINT_URL` as the SDK reads them; else Lambda's regional endpoint. */
+  endpoint?: string;
+  credentials?: ReturnType<typeof defaultProvider>;
+}
+
+/**
+ * The service's Lambda invoker (its port: services/extension-forwarding/lambda-invoker.ts). Set up
+ * on the first Lambda call, so static and HTTP bindings never pay for it. The function's IAM grant
+ * (`extensions:invoke`) allows `lambda:InvokeFunction` on `gr-extension-*`.
+ */
+export class AwsLambdaInvoker implements LambdaInvoker {
+  private send: LambdaInvoke | undefined;
+
+  constructor(private readonly settings: () => LambdaInvokeSettings = lambdaSettingsFromEnvironment) {}
+
+  invoke(functionName: string, payload: string, signal: AbortSignal): Promise<LambdaInvocation> {
+    this.send ??= createLambdaInvoke(this.settings());
+    return this.send({ functionName, payload, signal });
+  }
+}
+
+/** The settings the SDK would take from Lambda's environment. */
+export function lambdaSettingsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LambdaInvokeSettings {
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  if (!region) throw new Error('AWS_REGION is not set: Lambda functions cannot be invoked.');
+  return { region, endpoint: env.AWS_ENDPOINT_URL_LAMBDA ?? env.AWS_ENDPOINT_URL };
+}
+
+/** Lambda's regional endpoint in the region's partition (`amazonaws.com`, `amazonaws.com.cn`, …), unless one is set. */
+export const lambdaEndpoint = (settings: LambdaInvokeSettings): URL =>
+  new URL(settings.endpoint ?? `https://lambda.${settings.region}.${partition(settings.region).dnsSuffix}`);
+
+export function createLambdaInvoke(settings: LambdaInvokeSettings): LambdaInvoke {
+  const endpoint = lambdaEndpoint(settings);
+  const signer = new SignatureV4({
+    service: 'lambda',
+    region: settings.region,
+    credentials: settings.credentials ?? defaultProvider(),
+    sha256: Sha256,
+  });
+  const http = new NodeHttpHandler();
+  const basePath = endpoint.pathname.replace(/\/$/, '');
+
+  return async ({ functionName, payload, signal }) => {
+    const request = new HttpRequest({
+      method: 'POST',
+      protocol: endpoint.protocol,
+      hostname: endpoint.hostname,
+      port: endpoint.port ? Number(endpoint.port) : undefined,
+      path: `${basePath}/2015-03-31/functions/${encodeURIComponent(functionName)}/invocations`,
+      headers: {
+        host: endpoint.host,
+        'content-type': 'application/octet-stream',
+        'content-length': String(Buffer.byteLength(payload)),
+        'x-amz-invocation-type': 'RequestResponse',
+      },
+      body: payload,
+    });
+    const signed = await signer.sign(request);
+    const { response } = await http.handle(signed as HttpRequest, { abortSignal: signal });
+    const text = Buffer.from(await streamCollector(response.body as Readable)).toString('utf8');
+    const header = (name: string) => response.headers[name] ?? response.headers[name.toLowerCase()];
+    if (response.statusCode < 200 || response.statusCode >= 300) {
+      // Lambda names its errors in a header (`ResourceNotFoundException:http://…`) and in the body.
+      const type = header('x-amzn-errortype')?.split(':')[0] || errorTypeIn(text) || `HTTP${response.statusCode}`;
+      throw new LambdaServiceError(type, response.statusCode, messageIn(text) ?? `Lambda answered ${response.statusCode}.`);
+    }
+    const functionError = header('x-amz-function-error');
+    return { ...(functionError ? { functionError } : {}), payload: text };
+  };
+}
+
+function parsed(text: string): Record<string, unknown> | undefined {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const errorTypeIn = (text: string) => {
+  const type = parsed(text)?.__type;
+  return typeof type === 'string' ? type.split('#').pop()?.split(':')[0] : undefined;
+};
+
+const messageIn = (text: string) => {
+  const body = parsed(text);
+  const message = body?.message ?? body?.Message;
+  return typeof message === 'string' ? message : undefined;
+};

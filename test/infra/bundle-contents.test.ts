@@ -75,6 +75,11 @@ describe('what each function bundles', () => {
     for (const [name, files] of packages) expect(files.filter((file) => file.includes('to-json-schema')), name).toEqual([]);
   });
 
+  it("no Lambda client: extension functions are invoked with the SDK's signer and HTTP handler (shared/aws/lambda.ts)", () => {
+    for (const [name, files] of packages) expect(files.filter((file) => file.includes('node_modules/@aws-sdk/client-lambda/')), name).toEqual([]);
+    expect(bundled.get('call-extension-action')).toContain('shared/aws/lambda.ts');
+  });
+
   it('none of the SDK parts replaced by stand-ins (infra/sdk-stand-ins/): credential chain, event-stream codec, mnemonist', () => {
     for (const [name, files] of packages) {
       const replaced = files.filter((file) => /node_modules\/(@aws-sdk\/credential-provider-(node|ini|sso|process|web-identity)|@smithy\/core\/dist-es\/submodules\/event-streams|mnemonist)\//.test(file));

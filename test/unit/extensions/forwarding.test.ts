@@ -12,8 +12,7 @@ import {
   ExtensionUnreachableError,
 } from '../../../shared/services/extension-forwarding/errors.js';
 import { sendHttp } from '../../../shared/services/extension-forwarding/http-forwarder.js';
-import { AwsLambdaInvoker, type LambdaInvoker } from '../../../shared/services/extension-forwarding/lambda-invoker.js';
-import type { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import type { LambdaInvoker } from '../../../shared/services/extension-forwarding/lambda-invoker.js';
 import { checkTarget, type Resolver } from '../../../shared/services/extension-forwarding/target-policy.js';
 import { JsonValueService } from '../../../shared/services/json-value-service';
 import { ExtensionService, type ExtensionCall } from '../../../shared/services/extension-service.js';
@@ -293,23 +292,5 @@ describe('extension service', () => {
       expect(await jsonValues.get('p')).toEqual({ found: true, value });
     }
     expect((await refusal(rows.put('p', Number.POSITIVE_INFINITY))).body.errors[0]?.code).toBe('InvalidJsonInput');
-  });
-});
-
-describe('AWS Lambda invoker', () => {
-  it('invokes synchronously with the payload and the deadline, and reads the answer and FunctionError', async () => {
-    const sent: { command: InvokeCommand; options: { abortSignal?: AbortSignal } }[] = [];
-    const client = {
-      send: async (command: InvokeCommand, options: { abortSignal?: AbortSignal }) => {
-        sent.push({ command, options });
-        return { StatusCode: 200, FunctionError: 'Unhandled', Payload: new TextEncoder().encode('{"statusCode":200,"body":"ü"}') };
-      },
-    } as unknown as LambdaClient;
-    const signal = AbortSignal.timeout(1000);
-    const result = await new AwsLambdaInvoker(() => client).invoke('gr-extension-x', '{"a":"é"}', signal);
-    expect(result).toEqual({ functionError: 'Unhandled', payload: '{"statusCode":200,"body":"ü"}' });
-    expect(sent[0]!.command.input).toMatchObject({ FunctionName: 'gr-extension-x', InvocationType: 'RequestResponse' });
-    expect(Buffer.from(sent[0]!.command.input.Payload as Uint8Array).toString('utf8')).toBe('{"a":"é"}');
-    expect(sent[0]!.options.abortSignal).toBe(signal);
   });
 });
