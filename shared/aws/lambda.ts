@@ -5,7 +5,6 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { NodeHttpHandler, streamCollector } from '@smithy/node-http-handler';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Readable } from 'node:stream';
-import type { LambdaInvocation, LambdaInvoker } from '../services/extension-forwarding/lambda-invoker';
 
 /**
  * Lambda's Invoke operation, sent with the AWS SDK's own parts — its credentials chain, SigV4
@@ -22,6 +21,14 @@ export interface LambdaInvokeRequest {
   signal: AbortSignal;
 }
 
+/** What the function answered; the service's port (`LambdaInvocation`) has this shape. */
+export interface LambdaInvokeAnswer {
+  /** Lambda's `X-Amz-Function-Error` (e.g. `Unhandled`) when the function failed. */
+  functionError?: string;
+  /** The function's answer, UTF-8 JSON text. */
+  payload: string;
+}
+
 /** A refusal of Lambda's own (not the function's): its error type names it, as the SDK would. */
 export class LambdaServiceError extends Error {
   constructor(
@@ -33,7 +40,7 @@ export class LambdaServiceError extends Error {
   }
 }
 
-export type LambdaInvoke = (request: LambdaInvokeRequest) => Promise<LambdaInvocation>;
+export type LambdaInvoke = (request: LambdaInvokeRequest) => Promise<LambdaInvokeAnswer>;
 
 export interface LambdaInvokeSettings {
   region: string;
@@ -43,16 +50,17 @@ export interface LambdaInvokeSettings {
 }
 
 /**
- * The service's Lambda invoker (its port: services/extension-forwarding/lambda-invoker.ts). Set up
+ * The service's Lambda invoker (the port `LambdaInvoker` of services/extension-forwarding/, which
+ * the composition root checks it against; adapters do not import services). Set up
  * on the first Lambda call, so static and HTTP bindings never pay for it. The function's IAM grant
  * (`extensions:invoke`) allows `lambda:InvokeFunction` on `gr-extension-*`.
  */
-export class AwsLambdaInvoker implements LambdaInvoker {
+export class AwsLambdaInvoker {
   private send: LambdaInvoke | undefined;
 
   constructor(private readonly settings: () => LambdaInvokeSettings = lambdaSettingsFromEnvironment) {}
 
-  invoke(functionName: string, payload: string, signal: AbortSignal): Promise<LambdaInvocation> {
+  invoke(functionName: string, payload: string, signal: AbortSignal): Promise<LambdaInvokeAnswer> {
     this.send ??= createLambdaInvoke(this.settings());
     return this.send({ functionName, payload, signal });
   }
