@@ -5,13 +5,16 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { NodeHttpHandler, streamCollector } from '@smithy/node-http-handler';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Lambda's Invoke operation, sent with the AWS SDK's own parts — its credentials chain, SigV4
  * signer, SHA-256, endpoint partitions and node HTTP handler, which every function already carries
  * for DynamoDB — instead of `@aws-sdk/client-lambda`: that client registers all of Lambda's ≈ 80
- * operations and their errors at load (≈ 85 KB of bundle for one call). What it would add for
- * Invoke is one retry policy, left to the extension's caller (the call has a 2 s deadline).
+ * operations and their errors at load (≈ 85 KB of bundle for one call). Like the SDK's standard
+ * retry, a throttled Invoke (429: the function did not run) is tried again, at most 3 attempts
+ * with full-jitter backoff, within the caller's deadline; other refusals are the caller's to judge
+ * (a 5xx may come after the function ran).
  * `test/unit/aws/lambda-invoke.test.ts` holds the request identical to the SDK client's.
  */
 export interface LambdaInvokeRequest {
@@ -88,7 +91,7 @@ export function createLambdaInvoke(settings: LambdaInvokeSettings): LambdaInvoke
   const http = new NodeHttpHandler();
   const basePath = endpoint.pathname.replace(/\/$/, '');
 
-  return async ({ functionName, payload, signal }) => {
+  const invokeOnce: LambdaInvoke = async ({ functionName, payload, signal }) => {
     const request = new HttpRequest({
       method: 'POST',
       protocol: endpoint.protocol,
@@ -115,7 +118,23 @@ export function createLambdaInvoke(settings: LambdaInvokeSettings): LambdaInvoke
     const functionError = header('x-amz-function-error');
     return { ...(functionError ? { functionError } : {}), payload: text };
   };
+
+  return async (request) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await invokeOnce(request);
+      } catch (error) {
+        const throttled = error instanceof LambdaServiceError && error.statusCode === 429;
+        if (!throttled || attempt === MAX_ATTEMPTS) throw error;
+        await sleep(Math.random() * RETRY_BASE_MS * 2 ** (attempt - 1), undefined, { signal: request.signal });
+      }
+    }
+  };
 }
+
+/** The SDK's standard retry: 3 attempts, full jitter over 100 ms doubling. */
+const MAX_ATTEMPTS = 3;
+const RETRY_BASE_MS = 100;
 
 function parsed(text: string): Record<string, unknown> | undefined {
   try {

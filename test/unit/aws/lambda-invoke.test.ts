@@ -4,7 +4,7 @@ import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AwsLambdaInvoker, createLambdaInvoke, lambdaEndpoint, lambdaSettingsFromEnvironment, LambdaServiceError } from '../../../shared/aws/lambda';
 
 /**
@@ -116,13 +116,30 @@ describe('Lambda Invoke without the Lambda client', () => {
     expect(refused).toBeInstanceOf(LambdaServiceError);
     expect(refused).toMatchObject({ name: 'ResourceNotFoundException', statusCode: 404, message: 'Function not found: arn:aws:lambda:eu-central-1:1:function:f' });
 
+    received = [];
     answer = (response) => response.writeHead(429).end('{"__type":"TooManyRequestsException","message":"Rate exceeded"}');
     expect(await invoke()({ functionName: 'f', payload, signal: AbortSignal.timeout(2000) }).catch((error: unknown) => error)).toMatchObject({
       name: 'TooManyRequestsException',
       statusCode: 429,
     });
+    expect(received).toHaveLength(3); // a throttle is tried again, as the SDK does, 3 attempts in all
     answer = (response) => response.writeHead(502).end('<html>bad gateway</html>');
     expect(await invoke()({ functionName: 'f', payload, signal: AbortSignal.timeout(2000) }).catch((error: unknown) => error)).toMatchObject({ name: 'HTTP502' });
+  });
+
+  it('tries a throttled Invoke again and answers what the next attempt gets; other refusals at once', async () => {
+    received = [];
+    let calls = 0;
+    answer = (response) => (++calls === 1 ? response.writeHead(429).end('{"message":"Rate exceeded"}') : response.writeHead(200).end('{"statusCode":200,"body":2}'));
+    expect(await invoke()({ functionName: 'f', payload, signal: AbortSignal.timeout(2000) })).toEqual({ payload: '{"statusCode":200,"body":2}' });
+    expect(received).toHaveLength(2);
+    expect(received[1]!.body).toBe(payload);
+    expect(received[1]!.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 /);
+
+    received = [];
+    answer = (response) => response.writeHead(500).end('{"__type":"ServiceException","message":"oops"}');
+    expect(await invoke()({ functionName: 'f', payload, signal: AbortSignal.timeout(2000) }).catch((error: unknown) => error)).toMatchObject({ name: 'ServiceException' });
+    expect(received).toHaveLength(1); // the function may have run: not sent twice
   });
 
   it('gives up when the deadline passes', async () => {
@@ -132,6 +149,21 @@ describe('Lambda Invoke without the Lambda client', () => {
     expect(failed).toBeInstanceOf(Error);
     expect((failed as Error).name).toBe('AbortError');
     expect(performance.now() - started).toBeLessThan(900);
+
+    // Backing off after a throttle never waits past the deadline.
+    answer = (response) => response.writeHead(429).end('{}');
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.99); // the longest waits: 99 ms, then 198 ms
+    try {
+      const waited = performance.now();
+      const throttled = await invoke()({ functionName: 'f', payload, signal: AbortSignal.timeout(20) }).then(
+        () => new Error('answered'),
+        (error: unknown) => error as Error,
+      );
+      expect(throttled.name).toBe('AbortError');
+      expect(performance.now() - waited).toBeLessThan(80); // not the 99 ms wait
+    } finally {
+      random.mockRestore();
+    }
   });
 
   it("finds Lambda's endpoint in the region's partition, or the one set", () => {
