@@ -17,6 +17,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
  * (a 5xx may come after the function ran).
  * `test/unit/aws/lambda-invoke.test.ts` holds the request identical to the SDK client's.
  */
+
+/** One Invoke: the function, its event, the caller's deadline. */
 export interface LambdaInvokeRequest {
   functionName: string;
   /** The event, UTF-8 JSON text. */
