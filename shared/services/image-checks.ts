@@ -26,9 +26,9 @@ export function checkMagicNumber(declared: ImageContentType, bytes: Uint8Array):
   if (detected !== declared) throw new UnsupportedMediaTypeError(declared, detected ? `bytes of ${detected}` : 'bytes of no supported image type');
 }
 
-/** Width and height as image-size reads them; 400 when it cannot, or when either is over MAX_IMAGE_SIDE. `what` names the bytes in the message. */
+/** Width and height as image-size reads them for the declared type; 400 when it cannot, or when either is over MAX_IMAGE_SIDE. `what` names the bytes in the message. */
 export function dimensionsOf(declared: ImageContentType, bytes: Uint8Array, what: string): { w: number; h: number } {
-  const dimensions = readDimensions(bytes);
+  const dimensions = readDimensions(declared, bytes);
   if (!dimensions) throw new InvalidInputError(`${what} is not a readable ${declared} image.`);
   if (dimensions.w > MAX_IMAGE_SIDE || dimensions.h > MAX_IMAGE_SIDE) {
     throw new InvalidInputError(`${what} is ${dimensions.w}×${dimensions.h} pixels; images may be at most ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels.`);

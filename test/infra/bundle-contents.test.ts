@@ -80,6 +80,17 @@ describe('what each function bundles', () => {
     expect(bundled.get('call-extension-action')).toContain('shared/aws/lambda.ts');
   });
 
+  it("image-size's readers of the three image types taken, not its detector nor the other formats' readers", () => {
+    const readers = (name: string) =>
+      (packages.get(name) ?? [])
+        .filter((file) => file.includes('node_modules/image-size/'))
+        .map((file) => file.replace(/.*node_modules\/image-size\/dist\/esm\//, ''))
+        .sort();
+    for (const name of ['upload-image', 'start-image-upload', 'complete-image-upload']) {
+      expect(readers(name), name).toEqual(['types/gif.js', 'types/jpg.js', 'types/png.js', 'types/utils.js']);
+    }
+  });
+
   it('none of the SDK parts replaced by stand-ins (infra/sdk-stand-ins/): credential chain, event-stream codec, mnemonist', () => {
     for (const [name, files] of packages) {
       const replaced = files.filter((file) => /node_modules\/(@aws-sdk\/credential-provider-(node|ini|sso|process|web-identity)|@smithy\/core\/dist-es\/submodules\/event-streams|mnemonist)\//.test(file));

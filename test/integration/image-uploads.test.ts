@@ -125,6 +125,22 @@ describe('two-step image upload through a presigned S3 URL', () => {
     expect((await completeUpload(started.body.uploadId)).status).toBe(404);
   });
 
+  it('refuses an object of another length than declared (shorter, longer, empty) with 400 naming both, and deletes it', async () => {
+    for (const bytes of [GIF_1X1.subarray(0, 20), Buffer.concat([GIF_1X1, Buffer.alloc(10)]), Buffer.alloc(0)]) {
+      const started = await startUpload(`sku=${uniqueKey('sku')}&contentType=image/gif&size=${GIF_1X1.length}`);
+      expect(started.status).toBe(201);
+      // S3 refuses such a PUT (the length is signed); s3rver does not check, so the completion must.
+      const { 'content-length': _signed, ...headers } = (started.body as Ticket).headers;
+      expect((await fetch(started.body.url, { method: 'PUT', headers, body: bytes })).status, `${bytes.length} bytes`).toBe(200);
+
+      const completed = await completeUpload(started.body.uploadId);
+      expect(completed.status, `${bytes.length} bytes`).toBe(400);
+      expect(completed.body.errors[0]).toMatchObject({ code: 'InvalidInput', message: `The uploaded image has ${bytes.length} bytes; ${GIF_1X1.length} were declared.` });
+      expect((await fetch(objectUrl(started.body))).status).toBe(404);
+      expect((await completeUpload(started.body.uploadId)).status).toBe(404);
+    }
+  });
+
   it('is 409 InvalidOperation before the image was uploaded, and completes once it is', async () => {
     const started = await startUpload(`sku=${uniqueKey('sku')}&contentType=image/gif&size=${GIF_1X1.length}`);
     const early = await completeUpload(started.body.uploadId);

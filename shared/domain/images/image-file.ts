@@ -1,8 +1,11 @@
-import { imageSize } from 'image-size';
+import type { IImage } from 'image-size/types/interface';
+import { GIF } from 'image-size/types/gif';
+import { JPG } from 'image-size/types/jpg';
+import { PNG } from 'image-size/types/png';
 
 /**
  * What an uploaded image is, read from its bytes: the type by its magic number (the Content-Type
- * header must agree) and the dimensions by image-size.
+ * header must agree) and the dimensions by image-size's reader of that type.
  */
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
@@ -41,10 +44,22 @@ export function isImageContentType(value: string): value is ImageContentType {
   return (IMAGE_CONTENT_TYPES as readonly string[]).includes(value);
 }
 
-/** Width and height, or undefined when the bytes are not a readable image of their type. */
-export function readDimensions(bytes: Uint8Array): { w: number; h: number } | undefined {
+/**
+ * image-size's reader of each type taken, imported one by one: its main entry detects and carries
+ * the readers of twenty formats (≈ 11 KB of each image function) that no upload may have.
+ */
+const DIMENSION_READERS: Record<ImageContentType, IImage> = {
+  'image/jpeg': JPG,
+  'image/png': PNG,
+  'image/gif': GIF,
+};
+
+/** Width and height, or undefined when the bytes are not a readable image of `type`. */
+export function readDimensions(type: ImageContentType, bytes: Uint8Array): { w: number; h: number } | undefined {
+  const reader = DIMENSION_READERS[type];
   try {
-    const { width, height } = imageSize(bytes);
+    if (!reader.validate(bytes)) return undefined;
+    const { width, height } = reader.calculate(bytes);
     return width && height ? { w: width, h: height } : undefined;
   } catch {
     return undefined;

@@ -55,6 +55,9 @@ describe('the checks both image uploads share', () => {
     expect(dimensionsOf('image/jpeg', late, 'The uploaded object')).toEqual({ w: 640, h: 480 });
     const corrupt = Buffer.concat([png(1, 1).subarray(0, 8), Buffer.from('not a png at all')]);
     expect(refusal(() => dimensionsOf('image/png', corrupt, 'The body'))).toMatchObject({ status: 400, message: 'The body is not a readable image/png image.' });
+    // The declared type's reader reads them: another type's bytes are not read as that type.
+    expect(refusal(() => dimensionsOf('image/png', GIF_1X1, 'The body'))).toMatchObject({ status: 400, message: 'The body is not a readable image/png image.' });
+    expect(refusal(() => dimensionsOf('image/jpeg', png(3, 2), 'The body')).status).toBe(400);
   });
 
   it(`refuses declared dimensions beyond ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} with 400 naming the limit (a PNG header may declare 2^31 − 1)`, () => {
