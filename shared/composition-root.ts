@@ -1,7 +1,8 @@
 import { createDynamoDbClient } from './aws/clients';
 import { createKmsClient } from './aws/kms';
 import { AwsLambdaInvoker } from './aws/lambda';
-import { createPresigningS3Client, createS3Client } from './aws/s3';
+import { createS3Client } from './aws/s3';
+import { createPutObjectPresigner, s3PresignSettingsFromEnvironment } from './aws/s3-presign';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
@@ -14,6 +15,7 @@ import { ResourceQueryService } from './services/query-service';
 import { ResourceSearchService } from './services/search-service';
 import { ResourceEditService } from './services/resource-edit-service';
 import { ResourceService } from './services/resource-service';
+import { UploadTicketService } from './services/upload-ticket-service';
 import type { ClientStore } from './store/client-store';
 import type { ComplexPathStore } from './store/complex-path-store';
 import { DynamoDbClientStore } from './store/dynamodb/client-store';
@@ -28,7 +30,9 @@ import type { ExtensionStore } from './store/extension-store';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
 import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
+import type { PendingUploadSigner } from './store/pending-upload-signer';
 import { S3ImageStorage } from './store/s3/image-storage';
+import { S3PendingUploadSigner } from './store/s3/pending-upload-signer';
 import type { UploadStore } from './store/upload-store';
 import type { VariantStore } from './store/variant-store';
 
@@ -51,7 +55,7 @@ function once<T>(build: () => T): () => T {
 
 export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
-export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
+export const putObjectPresigner = /* @__PURE__ */ once(() => createPutObjectPresigner(s3PresignSettingsFromEnvironment()));
 export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker());
 
 // ---- Stores ----------------------------------------------------------------------------------
@@ -67,8 +71,9 @@ export const jsonValueStore = /* @__PURE__ */ once((): JsonValueStore => new Dyn
 export const variantStore = /* @__PURE__ */ once((): VariantStore => new DynamoDbVariantStore(dynamoDb(), config.tableName));
 export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbUploadStore(dynamoDb(), config.tableName));
 export const imageStorage = /* @__PURE__ */ once(
-  (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket, s3ForPresigning),
+  (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket),
 );
+export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, putObjectPresigner));
 
 // ---- Tokens ----------------------------------------------------------------------------------
 
@@ -103,6 +108,7 @@ export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditSe
 export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceQueryStore()));
 export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceQueryStore()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
+export const uploadTicketService = /* @__PURE__ */ once(() => new UploadTicketService(pendingUploadSigner(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));
 export const jsonValueService = /* @__PURE__ */ once(() => new JsonValueService(jsonValueStore()));
 export const extensionService = /* @__PURE__ */ once(

@@ -11,11 +11,3 @@ const local = () => Boolean(process.env.AWS_ENDPOINT_URL_S3);
 export function createS3Client(): S3Client {
   return withoutSdkLogging(new S3Client(local() ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' } : {}));
 }
-
-/**
- * The client that presigns upload URLs. It never adds checksums: by default the SDK would put the
- * CRC32 of the (empty) body it signs into the URL, and S3 would then refuse every real upload.
- */
-export function createPresigningS3Client(): S3Client {
-  return withoutSdkLogging(new S3Client({ ...(local() ? { forcePathStyle: true } : {}), requestChecksumCalculation: 'WHEN_REQUIRED' }));
-}

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   DomainError,
   InvalidInputError,
@@ -8,29 +7,14 @@ import {
   UnsupportedMediaTypeError,
 } from '../domain/errors';
 import { MAX_IMAGE_BYTES, type ImageContentType } from '../domain/images/image-file';
-import {
-  MAX_UPLOAD_BYTES,
-  UPLOAD_PREFIX_BYTES,
-  UPLOAD_TTL_SECONDS,
-  type PendingUpload,
-} from '../domain/images/image-upload';
-import type { ImageUploadTicket } from '../domain/images/image-upload-ticket';
+import { UPLOAD_PREFIX_BYTES, type PendingUpload } from '../domain/images/image-upload';
 import type { Variant } from '../domain/images/variant';
 import type { QueryParameters } from '../domain/query-parameters';
 import { logger } from '../observability/logger';
 import type { ImageStorage, StoredObject } from '../store/image-storage';
 import type { UploadStore } from '../store/upload-store';
 import type { VariantStore } from '../store/variant-store';
-import {
-  checkMagicNumber,
-  declaredImageType,
-  dimensionsOf,
-  imageObjectKey,
-  mediaTypeOf,
-  pendingObjectKey,
-  uploadTarget,
-  type UploadTarget,
-} from './image-checks';
+import { checkMagicNumber, declaredImageType, dimensionsOf, imageObjectKey, mediaTypeOf, uploadTarget, type UploadTarget } from './image-checks';
 
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -46,8 +30,9 @@ interface CheckedImage {
  * removed again, so no image exists without its variant and no variant points at a missing image.
  *
  * - Row 13 (`upload`): the bytes come in the request body (at most MAX_IMAGE_BYTES).
- * - The two-step upload (`startUpload`, `completeUpload`): the client PUTs up to MAX_UPLOAD_BYTES
- *   straight to S3 with a presigned URL; completing checks the object and attaches it.
+ * - The two-step upload: the client PUTs up to MAX_UPLOAD_BYTES straight to S3 with a presigned
+ *   URL (UploadTicketService hands it out); completing (`completeUpload`) checks the object and
+ *   attaches it.
  */
 export class ImageService {
   constructor(
@@ -69,28 +54,6 @@ export class ImageService {
     const key = imageObjectKey(projectKey, target.filename);
     await this.storage.put(key, bytes, contentType);
     return this.attachOrDelete(projectKey, key, target, { contentType, dimensions });
-  }
-
-  /**
-   * Step 1 of the two-step upload: checks what can be checked before the bytes exist (the variant
-   * selector, the type, the size), records the pending upload and answers a presigned PUT URL for
-   * a fresh object key. Both expire after UPLOAD_TTL_SECONDS.
-   */
-  async startUpload(projectKey: string, query: QueryParameters): Promise<ImageUploadTicket> {
-    const size = query.number('size', { integer: true, min: 1, max: MAX_UPLOAD_BYTES });
-    if (size === undefined) throw new InvalidInputError(`The query parameter 'size' is required: the image's length in bytes (at most ${MAX_UPLOAD_BYTES}).`);
-    const contentType = declaredImageType(query.string('contentType'));
-    const target = uploadTarget(query, contentType);
-
-    const uploadId = randomUUID();
-    const objectKey = pendingObjectKey(projectKey, target.filename);
-    const expiresAt = Math.floor(this.now() / 1000) + UPLOAD_TTL_SECONDS;
-    // Presigning is local work (no request to S3): it runs while the pending record is written.
-    const [{ url, headers }] = await Promise.all([
-      this.storage.presignPendingPut(objectKey, contentType, size, UPLOAD_TTL_SECONDS),
-      this.uploads.create(projectKey, { uploadId, objectKey, contentType, size, ...target, expiresAt }),
-    ]);
-    return { uploadId, method: 'PUT', url, headers, expiresAt: new Date(expiresAt * 1000).toISOString() };
   }
 
   /**

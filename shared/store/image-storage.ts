@@ -1,7 +1,8 @@
 /**
  * Where image bytes live (S3 in AWS, s3rver locally), and the address that serves them. Two
  * places: the served images, and pending two-step uploads, which nothing serves — a pending
- * object becomes public only when completion has checked it and publishes a copy of it.
+ * object becomes public only when completion has checked it and publishes a copy of it. The URLs
+ * that let clients PUT pending objects are another port's (pending-upload-signer.ts).
  */
 export interface ImageStorage {
   /** Writes a served image (row 13's checked body). */
@@ -9,12 +10,6 @@ export interface ImageStorage {
   /** Removes a served image. */
   delete(key: string): Promise<void>;
   urlOf(key: string): string;
-  /**
-   * A URL that lets its holder PUT this one pending object, once (`if-none-match: *`), with
-   * exactly this content type and length, until it expires; and the headers the PUT must carry
-   * (they are signed).
-   */
-  presignPendingPut(pendingKey: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut>;
   /** The pending object's size and content type; undefined when there is no such object. */
   headPending(pendingKey: string): Promise<StoredObject | undefined>;
   /** The pending object's bytes (its first `maxBytes` when given); undefined when there is no such object. */
@@ -22,11 +17,6 @@ export interface ImageStorage {
   /** Copies a checked pending object to a served key, with the served images' content type and caching. */
   publishPending(pendingKey: string, key: string, contentType: string): Promise<void>;
   deletePending(pendingKey: string): Promise<void>;
-}
-
-export interface PresignedPut {
-  url: string;
-  headers: Record<string, string>;
 }
 
 export interface StoredObject {

@@ -1,7 +1,6 @@
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { StoreUnavailableError } from '../../domain/errors';
-import type { ImageStorage, PresignedPut, StoredObject } from '../image-storage';
+import type { ImageStorage, StoredObject } from '../image-storage';
 
 /** Image objects are never changed once written: caches may keep them for good. */
 const CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -10,9 +9,7 @@ const CACHE_CONTROL = 'public, max-age=31536000, immutable';
  * Images in a private S3 bucket, served from `baseUrl` (a CloudFront distribution in AWS, the
  * local image server locally), and pending uploads in a second private bucket that nothing serves.
  * Any S3 failure is StoreUnavailableError: the upload answers 503 and nothing is recorded.
- * The clients are asked for on first use: a function that only presigns never builds the client
- * that sends, and the functions that send never build the presigning one (each is ≈ 3 ms of a
- * cold start).
+ * The client is asked for on first use.
  */
 export class S3ImageStorage implements ImageStorage {
   constructor(
@@ -21,8 +18,6 @@ export class S3ImageStorage implements ImageStorage {
     private readonly baseUrl: string,
     /** Pending two-step uploads: no CDN origin, expired by a lifecycle rule. */
     private readonly pendingBucket: string,
-    /** Signs upload URLs (a client that adds no checksums to them: see shared/aws/s3.ts). */
-    private readonly presigner: () => S3Client = client,
   ) {}
 
   private get s3(): S3Client {
@@ -50,25 +45,6 @@ export class S3ImageStorage implements ImageStorage {
 
   urlOf(key: string): string {
     return `${this.baseUrl.replace(/\/$/, '')}/${key.split('/').map(encodeURIComponent).join('/')}`;
-  }
-
-  /**
-   * Every header is signed: S3 refuses a PUT whose content-type, content-length or if-none-match
-   * differ from these (the emulator does not check signatures; completion checks anyway).
-   */
-  async presignPendingPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
-    const headers = { 'content-type': contentType, 'content-length': String(size), 'if-none-match': '*' };
-    const command = new PutObjectCommand({
-      Bucket: this.pendingBucket,
-      Key: key,
-      ContentType: contentType,
-      ContentLength: size,
-      IfNoneMatch: '*',
-    });
-    const url = await getSignedUrl(this.presigner(), command, { expiresIn: expiresInSeconds, signableHeaders: new Set(Object.keys(headers)) }).catch(
-      unavailable,
-    );
-    return { url, headers };
   }
 
   async headPending(key: string): Promise<StoredObject | undefined> {

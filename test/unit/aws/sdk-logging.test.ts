@@ -4,7 +4,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/aws/clients';
 import { createKmsClient } from '../../../shared/aws/kms';
-import { createPresigningS3Client, createS3Client } from '../../../shared/aws/s3';
+import { createS3Client } from '../../../shared/aws/s3';
 import { SDK_LOGGER_MIDDLEWARE } from '../../../shared/aws/sdk-logging';
 
 interface WithStack {
@@ -23,7 +23,6 @@ describe('SDK clients the service creates log nothing, so they skip the SDK log 
     const clients: Record<string, WithStack> = {
       dynamoDb: createDynamoDbClient(),
       s3: createS3Client(),
-      s3ForPresigning: createPresigningS3Client(),
       kms: createKmsClient(),
     };
     for (const [name, client] of Object.entries(clients)) {

@@ -1,11 +1,19 @@
 import type { PendingUpload } from '../../../shared/domain/images/image-upload';
 import type { Image, Variant } from '../../../shared/domain/images/variant';
 import { StoreUnavailableError } from '../../../shared/domain/errors';
-import type { ImageStorage, PresignedPut, StoredObject } from '../../../shared/store/image-storage';
+import type { ImageStorage, StoredObject } from '../../../shared/store/image-storage';
+import type { PendingUploadSigner, PresignedPut } from '../../../shared/store/pending-upload-signer';
 import type { UploadStore } from '../../../shared/store/upload-store';
 import type { VariantStore } from '../../../shared/store/variant-store';
 
 /** In-memory doubles of the image stores, recording what happened to them. */
+
+/** Upload URLs that say what they were signed for (the real signer is held to the SDK's in test/unit/aws/s3-presign.test.ts). */
+export const fakeSigner: PendingUploadSigner = {
+  async presignPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
+    return { url: `https://uploads.example/${key}?X-Amz-Expires=${expiresInSeconds}`, headers: { 'content-type': contentType, 'content-length': String(size) } };
+  },
+};
 
 export class MemoryStorage implements ImageStorage {
   /** Served images. */
@@ -26,9 +34,6 @@ export class MemoryStorage implements ImageStorage {
   }
   urlOf(key: string) {
     return `https://images.example/${key}`;
-  }
-  async presignPendingPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
-    return { url: `https://uploads.example/${key}?X-Amz-Expires=${expiresInSeconds}`, headers: { 'content-type': contentType, 'content-length': String(size) } };
   }
   /** What a client's PUT to the presigned URL leaves behind. */
   receive(key: string, bytes: Buffer, contentType: string) {

@@ -4,14 +4,16 @@ import { UPLOAD_PREFIX_BYTES, UPLOAD_TTL_SECONDS, type PendingUpload } from '../
 import { toApiError } from '../../../shared/http/errors';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { ImageService } from '../../../shared/services/image-service';
-import { GIF_1X1, jpeg, MemoryStorage, MemoryUploads, png, recordingVariants, type RecordingVariants } from './fakes';
+import { UploadTicketService } from '../../../shared/services/upload-ticket-service';
+import { fakeSigner, GIF_1X1, jpeg, MemoryStorage, MemoryUploads, png, recordingVariants, type RecordingVariants } from './fakes';
 
-/** The two-step upload (start, PUT to S3, complete), against in-memory stores and a settable clock. */
+/** The two-step upload (start: UploadTicketService; PUT to S3; complete: ImageService), against in-memory stores and a settable clock. */
 let storage: MemoryStorage;
 let uploads: MemoryUploads;
 let variants: RecordingVariants;
 let clock: number;
 let service: ImageService;
+let tickets: UploadTicketService;
 
 beforeEach(() => {
   storage = new MemoryStorage();
@@ -19,9 +21,10 @@ beforeEach(() => {
   variants = recordingVariants();
   clock = Date.parse('2026-11-21T12:00:00.000Z');
   service = new ImageService(variants, storage, uploads, () => clock);
+  tickets = new UploadTicketService(fakeSigner, uploads, () => clock);
 });
 
-const start = (query: string) => service.startUpload('demo', new QueryParameters(query));
+const start = (query: string) => tickets.startUpload('demo', new QueryParameters(query));
 
 /** Starts an upload and returns its record. */
 async function started(query: string): Promise<PendingUpload> {
