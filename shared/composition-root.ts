@@ -2,7 +2,8 @@ import { createDynamoDbClient } from './aws/clients';
 import { createKmsClient } from './aws/kms';
 import { AwsLambdaInvoker } from './aws/lambda';
 import { createS3Client } from './aws/s3';
-import { createPutObjectPresigner, s3PresignSettingsFromEnvironment } from './aws/s3-presign';
+import { createPutObjectPresigner } from './aws/s3-presign';
+import { settingsFromEnvironment } from './aws/signed-requests';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
@@ -55,7 +56,7 @@ function once<T>(build: () => T): () => T {
 
 export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
-export const putObjectPresigner = /* @__PURE__ */ once(() => createPutObjectPresigner(s3PresignSettingsFromEnvironment()));
+export const putObjectPresigner = /* @__PURE__ */ once(() => createPutObjectPresigner(settingsFromEnvironment('S3')));
 export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker());
 
 // ---- Stores ----------------------------------------------------------------------------------

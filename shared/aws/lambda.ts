@@ -1,11 +1,9 @@
 import { partition } from '@aws-sdk/core/client';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { Sha256 } from '@smithy/core/checksum';
 import { HttpRequest } from '@smithy/core/protocols';
 import { NodeHttpHandler, streamCollector } from '@smithy/node-http-handler';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { settingsFromEnvironment, signerFor, type SignedRequestSettings } from './signed-requests';
 
 /**
  * Lambda's Invoke operation, sent with the AWS SDK's own parts — its credentials chain, SigV4
@@ -47,13 +45,6 @@ export class LambdaServiceError extends Error {
 
 export type LambdaInvoke = (request: LambdaInvokeRequest) => Promise<LambdaInvokeAnswer>;
 
-export interface LambdaInvokeSettings {
-  region: string;
-  /** `AWS_ENDPOINT_URL_LAMBDA` / `AWS_ENDPOINT_URL` as the SDK reads them; else Lambda's regional endpoint. */
-  endpoint?: string;
-  credentials?: ReturnType<typeof defaultProvider>;
-}
-
 /**
  * The service's Lambda invoker (the port `LambdaInvoker` of services/extension-forwarding/, which
  * the composition root checks it against; adapters do not import services). Set up
@@ -63,7 +54,7 @@ export interface LambdaInvokeSettings {
 export class AwsLambdaInvoker {
   private send: LambdaInvoke | undefined;
 
-  constructor(private readonly settings: () => LambdaInvokeSettings = lambdaSettingsFromEnvironment) {}
+  constructor(private readonly settings: () => SignedRequestSettings = () => settingsFromEnvironment('LAMBDA')) {}
 
   invoke(functionName: string, payload: string, signal: AbortSignal): Promise<LambdaInvokeAnswer> {
     this.send ??= createLambdaInvoke(this.settings());
@@ -71,25 +62,13 @@ export class AwsLambdaInvoker {
   }
 }
 
-/** The settings the SDK would take from Lambda's environment. */
-export function lambdaSettingsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LambdaInvokeSettings {
-  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-  if (!region) throw new Error('AWS_REGION is not set: Lambda functions cannot be invoked.');
-  return { region, endpoint: env.AWS_ENDPOINT_URL_LAMBDA ?? env.AWS_ENDPOINT_URL };
-}
-
 /** Lambda's regional endpoint in the region's partition (`amazonaws.com`, `amazonaws.com.cn`, …), unless one is set. */
-export const lambdaEndpoint = (settings: LambdaInvokeSettings): URL =>
+export const lambdaEndpoint = (settings: SignedRequestSettings): URL =>
   new URL(settings.endpoint ?? `https://lambda.${settings.region}.${partition(settings.region).dnsSuffix}`);
 
-export function createLambdaInvoke(settings: LambdaInvokeSettings): LambdaInvoke {
+export function createLambdaInvoke(settings: SignedRequestSettings): LambdaInvoke {
   const endpoint = lambdaEndpoint(settings);
-  const signer = new SignatureV4({
-    service: 'lambda',
-    region: settings.region,
-    credentials: settings.credentials ?? defaultProvider(),
-    sha256: Sha256,
-  });
+  const signer = signerFor('lambda', settings);
   const http = new NodeHttpHandler();
   const basePath = endpoint.pathname.replace(/\/$/, '');
 

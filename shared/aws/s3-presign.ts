@@ -1,9 +1,7 @@
 import { partition } from '@aws-sdk/core/client';
 import { formatUrl } from '@aws-sdk/core/util';
-import { defaultProvider } from '@aws-sdk/credential-provider-node';
-import { Sha256 } from '@smithy/core/checksum';
 import { HttpRequest } from '@smithy/core/protocols';
-import { SignatureV4 } from '@smithy/signature-v4';
+import { signerFor, type SignedRequestSettings } from './signed-requests';
 
 /**
  * Presigned S3 `PutObject` URLs, signed by the AWS SDK's own SigV4 signer — which every function
@@ -19,13 +17,6 @@ import { SignatureV4 } from '@smithy/signature-v4';
  * presigns, and S3 would refuse every real upload); nor does the payload's hash (UNSIGNED-PAYLOAD).
  */
 
-export interface S3PresignSettings {
-  region: string;
-  /** `AWS_ENDPOINT_URL_S3` / `AWS_ENDPOINT_URL` as the SDK reads them: addressed path-style there. */
-  endpoint?: string;
-  credentials?: ReturnType<typeof defaultProvider>;
-}
-
 export interface PutObjectToSign {
   bucket: string;
   key: string;
@@ -38,24 +29,9 @@ export interface PutObjectToSign {
 
 export type PutObjectPresigner = (request: PutObjectToSign) => Promise<string>;
 
-/** The settings the SDK would take from Lambda's environment (or local mode's). */
-export function s3PresignSettingsFromEnvironment(env: NodeJS.ProcessEnv = process.env): S3PresignSettings {
-  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
-  if (!region) throw new Error('AWS_REGION is not set: upload URLs cannot be signed.');
-  const endpoint = env.AWS_ENDPOINT_URL_S3 ?? env.AWS_ENDPOINT_URL;
-  return { region, ...(endpoint ? { endpoint } : {}) };
-}
-
-export function createPutObjectPresigner(settings: S3PresignSettings): PutObjectPresigner {
-  const signer = new SignatureV4({
-    service: 's3',
-    region: settings.region,
-    credentials: settings.credentials ?? defaultProvider(),
-    sha256: Sha256,
-    // The path is encoded once, below, as S3 expects it.
-    uriEscapePath: false,
-    applyChecksum: false,
-  });
+export function createPutObjectPresigner(settings: SignedRequestSettings): PutObjectPresigner {
+  // The path is encoded once, below, as S3 expects it.
+  const signer = signerFor('s3', settings, { uriEscapePath: false, applyChecksum: false });
 
   return async ({ bucket, key, headers, expiresInSeconds, signingDate }) => {
     const { url, path } = objectAddress(settings, bucket, key);
@@ -79,7 +55,7 @@ export function createPutObjectPresigner(settings: S3PresignSettings): PutObject
 }
 
 /** Where the object is: its bucket as the host's first label when it can be one, else the path's first segment. */
-function objectAddress(settings: S3PresignSettings, bucket: string, key: string): { url: URL; path: string } {
+function objectAddress(settings: SignedRequestSettings, bucket: string, key: string): { url: URL; path: string } {
   const encodedKey = key.split('/').map(encodePathSegment).join('/');
   if (settings.endpoint) {
     const url = new URL(settings.endpoint);

@@ -5,7 +5,8 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AwsLambdaInvoker, createLambdaInvoke, lambdaEndpoint, lambdaSettingsFromEnvironment, LambdaServiceError } from '../../../shared/aws/lambda';
+import { AwsLambdaInvoker, createLambdaInvoke, lambdaEndpoint, LambdaServiceError } from '../../../shared/aws/lambda';
+import { settingsFromEnvironment } from '../../../shared/aws/signed-requests';
 
 /**
  * The service invokes Lambda without `@aws-sdk/client-lambda` (shared/aws/lambda.ts): its request
@@ -192,9 +193,9 @@ describe('Lambda Invoke without the Lambda client', () => {
   });
 
   it("takes the region and an endpoint from Lambda's environment, as the SDK does", () => {
-    expect(lambdaSettingsFromEnvironment({ AWS_REGION: 'eu-west-1' })).toEqual({ region: 'eu-west-1', endpoint: undefined });
-    expect(lambdaSettingsFromEnvironment({ AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL: 'http://a', AWS_ENDPOINT_URL_LAMBDA: 'http://b' }).endpoint).toBe('http://b');
-    expect(lambdaSettingsFromEnvironment({ AWS_DEFAULT_REGION: 'eu-west-2', AWS_ENDPOINT_URL: 'http://a' })).toEqual({ region: 'eu-west-2', endpoint: 'http://a' });
-    expect(() => lambdaSettingsFromEnvironment({})).toThrow(/AWS_REGION/);
+    expect(settingsFromEnvironment('LAMBDA', { AWS_REGION: 'eu-west-1' })).toEqual({ region: 'eu-west-1' });
+    expect(settingsFromEnvironment('LAMBDA', { AWS_REGION: 'eu-west-1', AWS_ENDPOINT_URL: 'http://a', AWS_ENDPOINT_URL_LAMBDA: 'http://b' }).endpoint).toBe('http://b');
+    expect(settingsFromEnvironment('LAMBDA', { AWS_DEFAULT_REGION: 'eu-west-2', AWS_ENDPOINT_URL: 'http://a' })).toEqual({ region: 'eu-west-2', endpoint: 'http://a' });
+    expect(() => settingsFromEnvironment('LAMBDA', {})).toThrow(/AWS_REGION/);
   });
 });

@@ -1,7 +1,8 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
-import { createPutObjectPresigner, s3PresignSettingsFromEnvironment, type PutObjectToSign } from '../../../shared/aws/s3-presign';
+import { createPutObjectPresigner, type PutObjectToSign } from '../../../shared/aws/s3-presign';
+import { settingsFromEnvironment } from '../../../shared/aws/signed-requests';
 
 /**
  * Upload URLs are presigned without `@aws-sdk/client-s3` (shared/aws/s3-presign.ts): each must be
@@ -98,9 +99,9 @@ describe('presigned PutObject URLs without the S3 client', () => {
   });
 
   it('takes the region and endpoint from the environment as the SDK does', () => {
-    expect(s3PresignSettingsFromEnvironment({ AWS_REGION: 'eu-west-1' })).toEqual({ region: 'eu-west-1' });
-    expect(s3PresignSettingsFromEnvironment({ AWS_DEFAULT_REGION: 'us-east-2', AWS_ENDPOINT_URL: 'http://a:1' })).toEqual({ region: 'us-east-2', endpoint: 'http://a:1' });
-    expect(s3PresignSettingsFromEnvironment({ AWS_REGION: 'x', AWS_ENDPOINT_URL: 'http://a:1', AWS_ENDPOINT_URL_S3: 'http://s3:2' })).toEqual({ region: 'x', endpoint: 'http://s3:2' });
-    expect(() => s3PresignSettingsFromEnvironment({})).toThrow('AWS_REGION is not set');
+    expect(settingsFromEnvironment('S3', { AWS_REGION: 'eu-west-1' })).toEqual({ region: 'eu-west-1' });
+    expect(settingsFromEnvironment('S3', { AWS_DEFAULT_REGION: 'us-east-2', AWS_ENDPOINT_URL: 'http://a:1' })).toEqual({ region: 'us-east-2', endpoint: 'http://a:1' });
+    expect(settingsFromEnvironment('S3', { AWS_REGION: 'x', AWS_ENDPOINT_URL: 'http://a:1', AWS_ENDPOINT_URL_S3: 'http://s3:2' })).toEqual({ region: 'x', endpoint: 'http://s3:2' });
+    expect(() => settingsFromEnvironment('S3', {})).toThrow('AWS_REGION is not set');
   });
 });
