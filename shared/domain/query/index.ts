@@ -36,7 +36,15 @@ export {
   type PredicateVariables,
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
-export { planQuery, resourceFields, type LastModifiedAccess, type QueryPlan, type StoreAccess } from './query-plan';
+export { planQuery, resourceFields, type QueryPlan } from './query-plan';
+export {
+  NarrowingCollector,
+  planAccess,
+  type LastModifiedAccess,
+  type Narrowing,
+  type PlannedAccess,
+  type StoreAccess,
+} from './store-access';
 export { anyMatch, collectPage, type CollectOptions, type PageOrder, type PageRequest } from './page-window';
 export { pageOf, type Page } from './page';
 export { QueryBudget } from './query-budget';
