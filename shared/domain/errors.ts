@@ -122,16 +122,13 @@ export class UnsupportedMediaTypeError extends DomainError {
   }
 }
 
-/** A query needed more than its budget (shared/domain/query/query-budget.ts); `spent` says what ran out. */
+/** A query needed more than its budget (shared/domain/query/query-budget.ts): `spent` says what ran out, `advice` what to do. */
 export class QueryTimedOutError extends DomainError {
-  constructor(readonly spent: string) {
-    super(
-      single(
-        'QueryTimedOut',
-        `The query timed out: answering it needs ${spent}. Narrow it with a condition on an indexed field ` +
-          '(id, key, or a createdAt range), ask withTotal=false, or page by id (sort=id asc with where id > "<last id>").',
-      ),
-    );
+  constructor(
+    readonly spent: string,
+    advice: string,
+  ) {
+    super(single('QueryTimedOut', `The query timed out: answering it needs ${spent}. ${advice}`));
   }
 }
 

@@ -220,10 +220,64 @@ describe('queries no index answers: exact within the budget, else 400 QueryTimed
     const search = await gateway.send('GET', `/${PROJECT}/resource/searchApiPattern?text.en=word`);
     expect(search.answer.statusCode).toBe(400);
     expect(body(search).errors[0].code).toBe('QueryTimedOut');
+    // Search has no `where`: it is told what narrows a search.
+    expect(body(search).message).toMatch(/filter\.query/);
+    expect(body(search).message).not.toMatch(/page by id/);
     const sorted = await query('?sort=key desc&limit=5');
     expect(sorted.answer.statusCode).toBe(400);
     const head = await gateway.send('HEAD', `/${PROJECT}/resource?${where('objectTypeProperty(arrayOfIntExample contains 99999)')}`);
     expect(head.answer.statusCode).toBe(400);
+  });
+});
+
+describe('search narrowed by filter.query reads only what it allows (row 4)', () => {
+  const search = (parameters: string) => gateway.send('GET', `/${PROJECT}/resource/searchApiPattern?${parameters}`);
+  const filterQuery = (expression: string) => `filter.query=${encodeURIComponent(expression)}`;
+  const intsOf = (resource: Resource) => resource.objectTypeProperty.arrayOfIntExample ?? [];
+
+  it('a createdAt range: results, total and facets exactly as over the whole project, reading the range', async () => {
+    const from = seeded[PROJECT_SIZE - 100]!.createdAt;
+    const observed = await search(
+      `${filterQuery(`createdAt:range("${from}" to *)`)}&filter=${encodeURIComponent('objectTypeProperty.arrayOfIntExample:3')}` +
+        `&facet=${encodeURIComponent('objectTypeProperty.arrayOfIntExample:range(0 to 7)')}&limit=100`,
+    );
+    expect(observed.answer.statusCode).toBe(200);
+    const inRange = seeded.filter((resource) => resource.createdAt >= from);
+    const expected = inRange.filter((resource) => intsOf(resource).includes(3));
+    expect(body(observed).total).toBe(expected.length);
+    expect(idsOf(body(observed).results)).toEqual(idsOf(expected).sort());
+    // `filter` restricts the results only: the facet counts the whole range.
+    // `filter` restricts the results only: the facet counts the range (facet ranges leave out their upper end).
+    const facet = body(observed).facets['objectTypeProperty.arrayOfIntExample:range(0 to 7)'];
+    expect(facet.ranges[0].count).toBe(inRange.filter((resource) => intsOf(resource).some((value) => value >= 0 && value < 7)).length);
+    // The range (≥ 100 resources of ≈ 0.6 KB) and the counters: well below the project's ≈ 90 units.
+    expect(observed.readUnits).toBeLessThanOrEqual(2 + Math.ceil((inRange.length * 0.6) / 4) + 4);
+    expect(observed.calls.every((call) => call === 'QueryCommand')).toBe(true);
+  });
+
+  it('named ids or keys: only those resources, whatever else is asked', async () => {
+    const wanted = [seeded[5]!, seeded[250]!, seeded[PROJECT_SIZE - 1]!];
+    const byId = await search(`${filterQuery(`id:${wanted.map((resource) => `"${resource.id}"`).join(',')}`)}&facet=${encodeURIComponent('key')}`);
+    expect(body(byId)).toMatchObject({ total: 3 });
+    expect(idsOf(body(byId).results)).toEqual(idsOf(wanted).sort());
+    expect(byId.calls).toEqual(['BatchGetItemCommand']);
+    const byKey = await search(`${filterQuery('key:"s-001","s-002","missing"')}&${filterQuery('key:"s-002","s-003"')}`);
+    expect(body(byKey).results.map((resource: Resource) => resource.key)).toEqual(['s-002']);
+    expect(byKey.calls).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+  });
+
+  it('a page in the store\'s order without total or facets ends once it is full', async () => {
+    const observed = await search('sort=createdAt desc&limit=5&withTotal=false');
+    expect(observed.answer.statusCode).toBe(200);
+    expect(idsOf(body(observed).results)).toEqual(idsOf([...seeded].sort(byCreationDesc).slice(0, 5)));
+    expect(observed.readUnits).toBeLessThanOrEqual(4);
+  });
+
+  it('a date alone bounds createdAt as its text sorts (before that day), and an empty range reads next to nothing', async () => {
+    const observed = await search(`${filterQuery('createdAt:range(* to "2000-01-01")')}&facet=key`);
+    expect(observed.answer.statusCode).toBe(200);
+    expect(body(observed)).toMatchObject({ total: 0, results: [] });
+    expect(observed.readUnits).toBeLessThanOrEqual(2);
   });
 });
 

@@ -11,11 +11,29 @@ export class QueryBudget {
   static readonly DEFAULT_ITEMS = 20_000;
   static readonly DEFAULT_MILLISECONDS = 5_000;
 
+  /** What a `where` query (rows 1, 5, 12) can do about it. */
+  static readonly QUERY_ADVICE =
+    'Narrow it with a top-level condition on an indexed field (id, key, a createdAt range, or a lastModifiedAt range where the ' +
+    'deployment indexes lastModifiedAt), ask withTotal=false, or page by id (sort=id asc with where id > "<last id>").';
+
+  /** What a search (row 4) can do about it. */
+  static readonly SEARCH_ADVICE =
+    'Narrow it with filter.query on an indexed field (id, key, createdAt:range("<from>" to "<to>"), or a lastModifiedAt range ' +
+    'where the deployment indexes lastModifiedAt), or ask withTotal=false without facets, sorted by id or createdAt (or not at all), ' +
+    'so that reading stops once the page is full.';
+
   constructor(
     readonly maxItems = QueryBudget.DEFAULT_ITEMS,
     readonly maxMilliseconds = QueryBudget.DEFAULT_MILLISECONDS,
     private readonly clock: () => number = () => performance.now(),
+    /** Told to the client past the budget: what it can do instead. */
+    readonly advice = QueryBudget.QUERY_ADVICE,
   ) {}
+
+  /** The same budget, telling this advice past it. */
+  advising(advice: string): QueryBudget {
+    return new QueryBudget(this.maxItems, this.maxMilliseconds, this.clock, advice);
+  }
 
   /** From `QUERY_BUDGET_ITEMS` and `QUERY_BUDGET_MS` when set (positive integers), else the defaults. */
   static fromEnvironment(environment: Record<string, string | undefined> = process.env): QueryBudget {
@@ -32,9 +50,9 @@ export class QueryBudget {
     let examined = 0;
     return () => {
       examined++;
-      if (examined > this.maxItems) throw new QueryTimedOutError(`more than ${this.maxItems} resources`);
+      if (examined > this.maxItems) throw new QueryTimedOutError(`more than ${this.maxItems} resources`, this.advice);
       // The clock is read every 64 resources: cheap, and a page of reads takes longer than that.
-      if ((examined & 63) === 0 && this.clock() > deadline) throw new QueryTimedOutError(`more than ${this.maxMilliseconds} ms`);
+      if ((examined & 63) === 0 && this.clock() > deadline) throw new QueryTimedOutError(`more than ${this.maxMilliseconds} ms`, this.advice);
     };
   }
 }

@@ -1,9 +1,12 @@
 import type { DocumentPredicate } from '../language/document-predicate';
 import { allOf, rememberLastAnswer } from './document-values';
-import type { ExpressionSource } from './expression-ast';
+import type { Narrowing } from '../query/store-access';
+import type { ExpressionSource, FilterExpression } from './expression-ast';
+import { parseFilterExpression } from './expression-parser';
 import { compileFacets, type FacetAccumulator } from './facets';
 import { FieldCatalog } from './field-catalog';
 import { compileFilter } from './filter-expression';
+import { narrowingOfFilters } from './search-narrowing';
 import { parseSearchParams, type RawParams } from './search-params';
 import { compileTextQuery } from './text-match';
 
@@ -25,6 +28,8 @@ export interface CompiledSearch {
   matchesFacetBase(doc: unknown): boolean;
   /** Undefined when the request asks for no facet. */
   facets: FacetAccumulator | undefined;
+  /** The resources `filter.query` allows, in the store's terms: reading only those changes no answer. */
+  narrowing: Narrowing;
 }
 
 /**
@@ -35,13 +40,15 @@ export interface CompiledSearch {
 export function compileSearch(params: RawParams, jsonSchema: object): CompiledSearch {
   const request = parseSearchParams(params);
   const fields = new FieldCatalog(jsonSchema);
-  const filtersOf = (sources: readonly ExpressionSource[]): DocumentPredicate =>
-    allOf(sources.map((source) => compileFilter(source, fields)));
+  const filtersOf = (expressions: readonly FilterExpression[]): DocumentPredicate =>
+    allOf(expressions.map((expression) => compileFilter(expression, fields)));
+  const parsed = (sources: readonly ExpressionSource[]) => sources.map(parseFilterExpression);
 
   const textMatches = compileTextQuery(request.text);
-  const queryFilter = filtersOf(request.queryFilters);
-  const resultFilter = filtersOf(request.resultFilters);
-  const facetFilter = filtersOf(request.facetFilters);
+  const queryExpressions = parsed(request.queryFilters);
+  const queryFilter = filtersOf(queryExpressions);
+  const resultFilter = filtersOf(parsed(request.resultFilters));
+  const facetFilter = filtersOf(parsed(request.facetFilters));
   const facets = request.facets.length > 0 ? compileFacets(request.facets, fields) : undefined;
 
   // Both questions share the full-text match, the costly part; it runs once per document.
@@ -51,5 +58,6 @@ export function compileSearch(params: RawParams, jsonSchema: object): CompiledSe
     matchesResults: allOf([resultFilter, sharedPart]),
     matchesFacetBase: allOf([facetFilter, sharedPart]),
     facets,
+    narrowing: narrowingOfFilters(queryExpressions),
   };
 }

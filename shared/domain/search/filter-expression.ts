@@ -1,7 +1,6 @@
 import type { DocumentPredicate } from '../language/document-predicate';
 import { valuesAt } from './document-values';
-import type { Bound, Condition, ExpressionSource, FieldReference, Scalar, ValueItem } from './expression-ast';
-import { parseFilterExpression } from './expression-parser';
+import type { Bound, Condition, ExpressionSource, FieldReference, FilterExpression, Scalar, ValueItem } from './expression-ast';
 import type { Field, FieldCatalog, FieldKind } from './field-catalog';
 import { malformedParameter, syntaxError } from './search-error';
 
@@ -10,10 +9,9 @@ import { malformedParameter, syntaxError } from './search-error';
  * passes when any of its values at the field matches any of the listed values or ranges.
  * Ranges include both ends, as commercetools filter ranges do.
  */
-export function compileFilter(source: ExpressionSource, fields: FieldCatalog): DocumentPredicate {
-  const expression = parseFilterExpression(source);
-  const field = resolveField(expression.field, fields, source);
-  checkCondition(expression.condition, field, source);
+export function compileFilter(expression: FilterExpression, fields: FieldCatalog): DocumentPredicate {
+  const field = resolveField(expression.field, fields, expression.source);
+  checkCondition(expression.condition, field, expression.source);
   return conditionPredicate(expression.condition, field);
 }
 

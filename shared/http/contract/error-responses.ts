@@ -37,7 +37,7 @@ export const errorResponses = {
   BadRequest: {
     status: 400,
     description:
-      'The request is not acceptable: `InvalidInput` (query parameter, predicate, unknown field, fuzzyLevel too high), `InvalidJsonInput`, `InvalidField`, `RequiredField`, `DuplicateField`, `InvalidOperation`, or `QueryTimedOut` (a query that needs more than its budget: narrow it with an indexed field, `withTotal=false`, or page by id).',
+      'The request is not acceptable: `InvalidInput` (query parameter, predicate, unknown field, fuzzyLevel too high), `InvalidJsonInput`, `InvalidField`, `RequiredField`, `DuplicateField`, `InvalidOperation`, or `QueryTimedOut` (a query or search that needs more than its budget: narrow it with an indexed field in `where` or, for search, in `filter.query`; ask `withTotal=false`, or page by id).',
     schema: 'ErrorResponse',
     example: invalidInput("The query parameter 'limit' must be an integer from 0 to 500, got 'ten'.").body,
   },
