@@ -197,6 +197,22 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
     expect(body(fewer.observed).count).toBe(5);
   });
 
+  it('search narrowed by filter.query=lastModifiedAt:range(…): the range through the index, its facets and total exact', async () => {
+    const byModification = [...(await all(LARGE))].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt));
+    const [from, to] = [byModification[100]!.lastModifiedAt, byModification[160]!.lastModifiedAt];
+    const inRange = byModification.filter((resource) => resource.lastModifiedAt >= from && resource.lastModifiedAt <= to);
+    const search = `filter.query=${encodeURIComponent(`lastModifiedAt:range("${from}" to "${to}")`)}&facet=${encodeURIComponent('objectTypeProperty.arrayOfIntExample')}&limit=100`;
+    const observed = await gateway.send('GET', `/${LARGE}/resource/searchApiPattern?${search}`);
+    expect(observed.answer.statusCode).toBe(200);
+    expect(body(observed).total).toBe(inRange.length);
+    expect(idsOf(body(observed).results)).toEqual(idsOf(inRange).sort());
+    const threes = inRange.filter((resource) => resource.objectTypeProperty.arrayOfIntExample?.includes(3)).length;
+    expect(body(observed).facets['objectTypeProperty.arrayOfIntExample'].terms).toContainEqual({ term: 3, count: threes });
+    // The range's index entries and their resources (a unit each), not the project's 600.
+    expect(observed.readUnits).toBeLessThanOrEqual(inRange.length + 12);
+    expect(observed.calls.every((call) => call === 'QueryCommand' || call === 'BatchGetItemCommand')).toBe(true);
+  });
+
   it('without a narrowing range, a total reads the project the usual way (over the budget here: 400 QueryTimedOut)', async () => {
     const observed = await gateway.send('GET', `/${LARGE}/resource?sort=lastModifiedAt desc&limit=20`);
     expect(observed.answer.statusCode).toBe(400);
