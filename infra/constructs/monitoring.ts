@@ -38,6 +38,11 @@ export const REQUEST_METRICS = {
     unit: Unit.COUNT,
   },
   ServerErrors: { pattern: FilterPattern.numberValue('$.status', '>=', 500), value: '1', unit: Unit.COUNT },
+  /**
+   * Queries and searches past the query budget (400 `QueryTimedOut`): a project outgrowing what
+   * its requests narrow (README.md, "Large projects"). Only the query and search routes publish it.
+   */
+  QueryTimedOut: { pattern: FilterPattern.stringValue('$.code', '=', 'QueryTimedOut'), value: '1', unit: Unit.COUNT },
 } as const;
 
 /** What each alarm fires on. README.md ("Alarms") says what each means and what to do. */
@@ -223,6 +228,7 @@ export class Monitoring extends Construct {
           graph('Authorizer refusals', [authorizerRefusals]),
           graph('Token endpoint 4xx', [tokenFailures]),
         ],
+        [graph('Queries past the budget (400 QueryTimedOut) per route', [perRoute('QueryTimedOut', 'Sum', 'QueryTimedOut')], 24)],
       ],
     });
   }

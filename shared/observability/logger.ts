@@ -26,6 +26,8 @@ export interface RequestRecord {
   project?: string;
   clientId?: string;
   correlationId?: string;
+  /** The commercetools code of a refused request (its first error), e.g. `QueryTimedOut`. */
+  code?: string;
 }
 
 /** The keys of the request being served: Lambda serves one request at a time per instance. */

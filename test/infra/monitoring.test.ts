@@ -105,7 +105,7 @@ describe('alarms', () => {
 describe('request metrics from the functions\' request lines', () => {
   const requestFunctions = [...endpoints, fallback].map((declaration) => declaration.name.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join(''));
 
-  it('every endpoint function\'s log group has the Latency, ClientErrors and ServerErrors filters, per route', () => {
+  it('every endpoint function\'s log group has the Latency, ClientErrors, ServerErrors and QueryTimedOut filters, per route', () => {
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter')).map((filter: any) => filter.Properties);
     for (const fn of requestFunctions) {
       const own = filters.filter((filter) => new RegExp(`^${fn}Logs[0-9A-F]{8}$`).test(filter.LogGroupName.Ref));
@@ -116,10 +116,10 @@ describe('request metrics from the functions\' request lines', () => {
     }
     // The authorizer writes no request line: only its refusals are counted.
     expect(filters.filter((filter) => /^AuthorizerLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName)).toEqual(['AuthorizerRefusals']);
-    expect(filters).toHaveLength(requestFunctions.length * 3 + 1);
+    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 1);
   });
 
-  it('read the request line\'s fields: latency from `ms`, errors from `status`', () => {
+  it('read the request line\'s fields: latency from `ms`, errors from `status`, queries past the budget from `code`', () => {
     const byName = Object.fromEntries(
       Object.values(plain.findResources('AWS::Logs::MetricFilter'))
         .map((filter: any) => filter.Properties)
@@ -129,6 +129,7 @@ describe('request metrics from the functions\' request lines', () => {
     expect(byName.Latency).toMatchObject({ FilterPattern: '{ $.ms >= 0 }', MetricTransformations: [{ MetricValue: '$.ms', Unit: 'Milliseconds' }] });
     expect(byName.ClientErrors).toMatchObject({ FilterPattern: '{ ($.status >= 400) && ($.status < 500) }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
     expect(byName.ServerErrors).toMatchObject({ FilterPattern: '{ $.status >= 500 }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
+    expect(byName.QueryTimedOut).toMatchObject({ FilterPattern: '{ $.code = "QueryTimedOut" }', MetricTransformations: [{ MetricValue: '1', Unit: 'Count' }] });
   });
 });
 
@@ -146,12 +147,15 @@ describe('the filters and the lines they read', () => {
   };
 
   it('every field a request filter compares, publishes or uses as a dimension is in the request line, numbers as numbers', () => {
-    const line = written(() => logger.requestLine({ route: 'GET /{projectKey}/resource/{id}', status: 503, ms: 12, project: 'demo', clientId: 'c', correlationId: 'x' }));
+    const line = written(() =>
+      logger.requestLine({ route: 'GET /{projectKey}/resource/{id}', status: 503, ms: 12, project: 'demo', clientId: 'c', correlationId: 'x', code: 'OverCapacity' }),
+    );
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter'))
       .map((filter: any) => filter.Properties)
       .filter((filter) => filter.MetricTransformations[0].MetricName !== 'AuthorizerRefusals');
     for (const filter of filters) {
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) [<>=]+ \d+/g)) expect(typeof line[field], field).toBe('number');
+      for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) = "/g)) expect(typeof line[field], field).toBe('string');
       const [transformation] = filter.MetricTransformations;
       if (transformation.MetricValue.startsWith('$.')) expect(typeof line[transformation.MetricValue.slice(2)]).toBe('number');
       for (const dimension of transformation.Dimensions) expect(line[dimension.Value.slice(2)]).toBe('GET /{projectKey}/resource/{id}');

@@ -10,7 +10,8 @@ import { startInProcessGateway, type InProcessGateway } from './in-process';
  */
 let gateway: InProcessGateway;
 beforeAll(async () => {
-  gateway = await startInProcessGateway({ AWS_LAMBDA_LOG_LEVEL: 'ERROR' }); // its warm-up request stays quiet
+  // Its warm-up request stays quiet; a query examines 2 resources at most, so that one can be past the budget.
+  gateway = await startInProcessGateway({ AWS_LAMBDA_LOG_LEVEL: 'ERROR', QUERY_BUDGET_ITEMS: '2' });
   process.env.AWS_LAMBDA_LOG_LEVEL = 'INFO'; // as Lambda sets it from applicationLogLevelV2; stop() removes it
 });
 afterAll(() => gateway?.stop());
@@ -29,11 +30,16 @@ async function linesOf<T>(run: () => Promise<T>): Promise<{ result: T; lines: Re
   return { result, lines: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)), text };
 }
 
-describe('one INFO line per request, with every field issue 14 asks for', () => {
+describe('one INFO line per request, with every field issue 14 asks for, and the code of a refusal', () => {
+  beforeAll(async () => {
+    for (let created = 0; created < 3; created++) await gateway.send('POST', '/demo/resource', { key: uniqueKey(), ...draftExample });
+  });
+
   it.each([
-    ['a create', 'POST', '/demo/resource', () => ({ key: uniqueKey(), ...draftExample }), 201, 'POST /{projectKey}/resource'],
-    ['a read of a missing key', 'GET', `/demo/resource/key=${uniqueKey('missing')}`, () => undefined, 404, 'GET /{projectKey}/resource/{id}'],
-  ])('%s (%s %s)', async (_, method, url, body, status, route) => {
+    ['a create', 'POST', '/demo/resource', () => ({ key: uniqueKey(), ...draftExample }), 201, 'POST /{projectKey}/resource', undefined],
+    ['a read of a missing key', 'GET', `/demo/resource/key=${uniqueKey('missing')}`, () => undefined, 404, 'GET /{projectKey}/resource/{id}', 'ResourceNotFound'],
+    ['a search past the budget', 'GET', '/demo/resource/searchApiPattern?text.en=nothing', () => undefined, 400, 'GET /{projectKey}/resource/searchApiPattern', 'QueryTimedOut'],
+  ])('%s (%s %s)', async (_, method, url, body, status, route, error) => {
     const { result, lines, text } = await linesOf(() => gateway.send(method, url, body()));
     expect(result.answer.statusCode).toBe(status);
     expect(lines).toEqual([
@@ -45,6 +51,8 @@ describe('one INFO line per request, with every field issue 14 asks for', () => 
         project: 'demo',
         clientId: devClient.clientId,
         correlationId: result.answer.headers!['X-Correlation-ID'],
+        // A refusal names its commercetools code: the QueryTimedOut metric counts these.
+        ...(error ? { code: error } : {}),
       },
     ]);
     expect(text).not.toMatch(/Bearer|access_token|eyJ/);

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import { logger } from '../../observability/logger';
-import { invalidJsonInput, toApiError as apiErrorOf, unsupportedMediaType, type ApiError } from '../errors';
+import { invalidJsonInput, toApiError, unsupportedMediaType, type ApiError } from '../errors';
 import type { ApiEvent, ApiResult } from '../api-types';
 import { render } from '../render';
 
@@ -12,7 +12,7 @@ import { render } from '../render';
 export function errorResponder(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   return {
     onError: (request) => {
-      const error = toApiError(request.error, request.event);
+      const error = apiErrorOf(request.error, request.event);
       if (error.statusCode >= 500) logger.error('request failed', { error: request.error as Error });
       request.response = render(
         { statusCode: error.statusCode, body: error.body, headers: error.headers },
@@ -27,12 +27,13 @@ interface BodyParserError {
   message?: string;
 }
 
-function toApiError(error: unknown, event: ApiEvent): ApiError {
+/** The answer to a failure of this request: the request line names its code (observe.ts). */
+export function apiErrorOf(error: unknown, event: ApiEvent): ApiError {
   const parserError = error as BodyParserError | undefined;
   if (parserError?.cause?.package === '@middy/http-json-body-parser') {
     return parserError.message === 'Unsupported Media Type'
       ? unsupportedMediaType('application/json', event.headers?.['content-type'])
       : invalidJsonInput(parserError.cause.message ?? 'The request body is empty.');
   }
-  return apiErrorOf(error);
+  return toApiError(error);
 }

@@ -65,15 +65,15 @@ const lines = () => written.flatMap((chunk) => chunk.split('\n').filter(Boolean)
 
 describe('what a request leaves in the logs', () => {
   it.each([
-    ['answered', 'thing-1', 200],
-    ['refused', 'missing', 404],
-  ])('one line per %s request, with exactly level, route, status, latency, project, client id and correlation id', async (_, id, status) => {
+    ['answered', 'thing-1', 200, undefined],
+    ['refused', 'missing', 404, 'ResourceNotFound'],
+  ])('one line per %s request, with exactly level, route, status, latency, project, client id, correlation id and a refusal\'s code', async (_, id, status, error) => {
     const answer = await handler(eventFor(id), context);
     expect(answer.statusCode).toBe(status);
     expect(written).toHaveLength(1);
     expect(written[0]!.endsWith('}\n')).toBe(true);
     const [line] = lines();
-    expect(Object.keys(line)).toEqual(['level', 'route', 'status', 'ms', 'project', 'clientId', 'correlationId']);
+    expect(Object.keys(line)).toEqual(['level', 'route', 'status', 'ms', 'project', 'clientId', 'correlationId', ...(error ? ['code'] : [])]);
     expect(line).toEqual({
       level: 'INFO',
       route: 'GET /{projectKey}/things/{id}',
@@ -82,6 +82,7 @@ describe('what a request leaves in the logs', () => {
       project: 'demo',
       clientId: 'client-7',
       correlationId: 'corr-123',
+      ...(error ? { code: error } : {}),
     });
     expect(Number.isInteger(line.ms) && line.ms >= 0).toBe(true);
     expect(written[0]).not.toContain('secret-token');
