@@ -14,6 +14,8 @@ export const USAGE = `Usage:
   npm run client -- list   [--project <projectKey>] [--json]
   npm run client -- revoke <clientId> [--json]
   npm run client -- unlock <clientId> [--json]
+  (a client id that begins with '-', as one in 64 made before 2026-11-25 does, goes after '--':
+   npm run client -- revoke -- <clientId>)
 
 Scopes:  manage_test:<projectKey>, view_test:<projectKey>, manage_products:<projectKey>, separated
          by spaces or commas. With --project, a bare name (manage_test) means <name>:<projectKey>.

@@ -10,9 +10,8 @@
  * deployed stack, `--stack <StackName>` reads the stack's TableName output. The precedence is the
  * one of scripts/service-table.ts, shared with `npm run extension` (docs/security.md).
  */
-import { randomBytes } from 'node:crypto';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
-import { generateSecret, hashSecret } from '../shared/auth/client-secrets';
+import { generateClientId, generateSecret, hashSecret } from '../shared/auth/client-secrets';
 import type { ApiClient } from '../shared/store/client-store';
 import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
 import { USAGE, UsageError, parseClientCliArgs, type ClientCommand } from './client-cli-args';
@@ -38,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
 
 async function create(command: Extract<ClientCommand, { command: 'create' }>): Promise<void> {
   const { store, where } = await openStore(command.store);
-  const clientId = randomBytes(18).toString('base64url');
+  const clientId = generateClientId();
   const secret = generateSecret();
   const client: ApiClient = {
     clientId,

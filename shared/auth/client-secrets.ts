@@ -31,6 +31,18 @@ export function generateSecret(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/**
+ * A new client id: 18 random bytes, base64url. Never one that begins with `-`, which a command
+ * line takes for an option (`npm run client -- revoke -x…` would refuse it): such a draw is
+ * drawn again (1 in 64).
+ */
+export function generateClientId(): string {
+  for (;;) {
+    const clientId = randomBytes(18).toString('base64url');
+    if (!clientId.startsWith('-')) return clientId;
+  }
+}
+
 export async function hashSecret(secret: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
   return [SCHEME, salt.toString('base64url'), hmac(secret, salt).toString('base64url')].join('$');

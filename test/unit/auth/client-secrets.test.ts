@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { DECOY_HASH, decoyLike, generateSecret, hashSecret, verifySecret } from '../../../shared/auth/client-secrets.js';
+import { DECOY_HASH, decoyLike, generateClientId, generateSecret, hashSecret, verifySecret } from '../../../shared/auth/client-secrets.js';
+import { parseClientCliArgs } from '../../../scripts/client-cli-args.js';
 
 /** A record written by the scheme used before (scrypt N=16384, r=8, p=1): such clients keep working. */
 const LEGACY_SECRET = 'legacy secret ✓';
@@ -16,6 +17,21 @@ describe('generateSecret', () => {
   it('returns a different secret each time', () => {
     const secrets = new Set(Array.from({ length: 20 }, generateSecret));
     expect(secrets.size).toBe(20);
+  });
+});
+
+describe('generateClientId', () => {
+  it('returns 18 random bytes as base64url, never beginning with "-", so the CLI takes it as an argument, not an option', () => {
+    // One draw in 64 began with "-" before (found by CI: `npm run client -- revoke -y…` refused as an unknown option).
+    const ids = Array.from({ length: 2_000 }, generateClientId);
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{23}$/);
+      expect(Buffer.from(id, 'base64url')).toHaveLength(18);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(parseClientCliArgs(['revoke', ids[0]!])).toMatchObject({ command: 'revoke', clientId: ids[0] });
+    // An id of before, beginning with "-", is given after "--", as the usage says.
+    expect(parseClientCliArgs(['revoke', '--', '-xOld'])).toMatchObject({ command: 'revoke', clientId: '-xOld' });
   });
 });
 
