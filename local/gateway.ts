@@ -47,6 +47,8 @@ export interface AnsweredRequest {
   status: number;
   milliseconds: number;
   correlationId: string;
+  /** The commercetools code of a refusal (its first error), as the request line names it in AWS. */
+  code?: string;
 }
 
 /**
@@ -106,6 +108,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
   /** The HTTP face of `answer`, for node:http. */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
+    let code: string | undefined;
     if (onAnswered) {
       response.once('finish', () =>
         onAnswered({
@@ -114,11 +117,13 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
           status: response.statusCode,
           milliseconds: Math.round(performance.now() - started),
           correlationId: String(response.getHeader('x-correlation-id') ?? ''),
+          ...(code ? { code } : {}),
         }),
       );
     }
     const body = await readBody(request).catch((error: unknown) => error as ApiError);
     if (isApiError(body)) {
+      code = body.errors[0].code;
       send(response, request.method ?? 'GET', withRequestId(refusal(body, request.headers), randomUUID()));
       return;
     }
@@ -130,6 +135,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
       protocol: `HTTP/${request.httpVersion}`,
       sourceIp: request.socket.remoteAddress,
     });
+    code = refusalCodeOf(result);
     try {
       send(response, request.method ?? 'GET', result);
     } catch (error) {
@@ -144,6 +150,17 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
   const answerUnparsed = (error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => answerUnparsedRequest(error, socket, matchRoute);
 
   return { answer: served, handle, answerUnparsed };
+}
+
+/** The first error code of a refusal's commercetools body (`{ errors: [{ code }] }`); HEAD answers have none. */
+function refusalCodeOf(result: { statusCode?: number; body?: string }): string | undefined {
+  if ((result.statusCode ?? 200) < 400 || !result.body?.startsWith('{')) return undefined;
+  try {
+    const code = (JSON.parse(result.body) as { errors?: { code?: unknown }[] }).errors?.[0]?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Node's limit on the request line and headers together (its default `maxHeaderSize`). */

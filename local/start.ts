@@ -24,8 +24,8 @@ try {
   const stack = await startLocalStack({
     ...settings,
     onProgress: (step) => console.log(`… ${step}`),
-    onAnswered: ({ method, path, status, milliseconds, correlationId }) =>
-      console.log(`${new Date().toISOString().slice(11, 23)} ${method} ${path} → ${status} ${milliseconds}ms  ${correlationId}`),
+    onAnswered: ({ method, path, status, milliseconds, correlationId, code }) =>
+      console.log(`${new Date().toISOString().slice(11, 23)} ${method} ${path} → ${status}${code ? ` ${code}` : ''} ${milliseconds}ms  ${correlationId}`),
   });
   const { clientId, clientSecret, projectKeys } = settings.devClient;
   console.log(

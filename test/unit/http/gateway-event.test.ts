@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { endpoints, fallback } from '../../../functions/endpoints';
-import { createGateway, requestTime } from '../../../local/gateway';
+import { createGateway, requestTime, type AnsweredRequest } from '../../../local/gateway';
 
 describe('the events the local gateway hands the handlers', () => {
   it('requestContext.time is written as API Gateway writes it', () => {
@@ -28,5 +30,33 @@ describe('the events the local gateway hands the handlers', () => {
     expect(received.queryStringParameters).toEqual({ limit: '2,3' });
     expect(received.requestContext.timeEpoch).toBeGreaterThanOrEqual(before);
     expect(received.requestContext.time).toBe(requestTime(new Date(received.requestContext.timeEpoch)));
+  });
+
+  it('the line npm start prints per request names a refusal\'s code, as the request line does in AWS', async () => {
+    const answered: AnsweredRequest[] = [];
+    const gateway = createGateway({
+      endpoints,
+      fallback,
+      loadHandler: async () => async (event) =>
+        event.rawQueryString === 'text.en=x'
+          ? { statusCode: 400, body: JSON.stringify({ statusCode: 400, message: 'm', errors: [{ code: 'QueryTimedOut', message: 'm' }] }) }
+          : { statusCode: 200, body: '{}' },
+      authorizer: async () => ({ isAuthorized: true, context: { authenticated: 'true', clientId: 'c', scope: 'view_test:demo', expiresAt: '9999999999' } }),
+      onAnswered: (answer) => answered.push(answer),
+    });
+    const server = createServer((request, response) => void gateway.handle(request, response));
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/demo/resource/searchApiPattern`;
+    try {
+      for (const query of ['text.en=x', 'text.en=y']) await (await fetch(`${base}?${query}`, { headers: { authorization: 'Bearer t' } })).arrayBuffer();
+      await (await fetch(base)).arrayBuffer(); // no token: the gateway's own 401
+    } finally {
+      server.close();
+    }
+    expect(answered.map(({ status, code }) => ({ status, code }))).toEqual([
+      { status: 400, code: 'QueryTimedOut' },
+      { status: 200, code: undefined },
+      { status: 401, code: expect.any(String) },
+    ]);
   });
 });
