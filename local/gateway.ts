@@ -108,23 +108,25 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
   /** The HTTP face of `answer`, for node:http. */
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const started = performance.now();
-    let code: string | undefined;
+    // What was answered, for the line npm start prints (send writes headers with writeHead, which getHeader does not see).
+    let answered: APIGatewayProxyStructuredResultV2 | undefined;
     if (onAnswered) {
-      response.once('finish', () =>
+      response.once('finish', () => {
+        const code = answered && refusalCodeOf(answered);
         onAnswered({
           method: request.method ?? 'GET',
           path: (request.url ?? '/').split('?')[0]!,
           status: response.statusCode,
           milliseconds: Math.round(performance.now() - started),
-          correlationId: String(response.getHeader('x-correlation-id') ?? ''),
+          correlationId: String(headerOf(answered, 'x-correlation-id') ?? ''),
           ...(code ? { code } : {}),
-        }),
-      );
+        });
+      });
     }
     const body = await readBody(request).catch((error: unknown) => error as ApiError);
     if (isApiError(body)) {
-      code = body.errors[0].code;
-      send(response, request.method ?? 'GET', withRequestId(refusal(body, request.headers), randomUUID()));
+      answered = withRequestId(refusal(body, request.headers), randomUUID());
+      send(response, request.method ?? 'GET', answered);
       return;
     }
     const result = await served({
@@ -135,7 +137,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
       protocol: `HTTP/${request.httpVersion}`,
       sourceIp: request.socket.remoteAddress,
     });
-    code = refusalCodeOf(result);
+    answered = result;
     try {
       send(response, request.method ?? 'GET', result);
     } catch (error) {
@@ -152,8 +154,13 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
   return { answer: served, handle, answerUnparsed };
 }
 
+/** A header of an answer, whatever the case of its name. */
+function headerOf(result: APIGatewayProxyStructuredResultV2 | undefined, name: string) {
+  return Object.entries(result?.headers ?? {}).find(([header]) => header.toLowerCase() === name)?.[1];
+}
+
 /** The first error code of a refusal's commercetools body (`{ errors: [{ code }] }`); HEAD answers have none. */
-function refusalCodeOf(result: { statusCode?: number; body?: string }): string | undefined {
+function refusalCodeOf(result: APIGatewayProxyStructuredResultV2): string | undefined {
   if ((result.statusCode ?? 200) < 400 || !result.body?.startsWith('{')) return undefined;
   try {
     const code = (JSON.parse(result.body) as { errors?: { code?: unknown }[] }).errors?.[0]?.code;

@@ -32,7 +32,7 @@ describe('the events the local gateway hands the handlers', () => {
     expect(received.requestContext.time).toBe(requestTime(new Date(received.requestContext.timeEpoch)));
   });
 
-  it('the line npm start prints per request names a refusal\'s code, as the request line does in AWS', async () => {
+  it('the line npm start prints per request names a refusal\'s code, as the request line does in AWS, and the answer\'s correlation id', async () => {
     const answered: AnsweredRequest[] = [];
     const gateway = createGateway({
       endpoints,
@@ -40,7 +40,7 @@ describe('the events the local gateway hands the handlers', () => {
       loadHandler: async () => async (event) =>
         event.rawQueryString === 'text.en=x'
           ? { statusCode: 400, body: JSON.stringify({ statusCode: 400, message: 'm', errors: [{ code: 'QueryTimedOut', message: 'm' }] }) }
-          : { statusCode: 200, body: '{}' },
+          : { statusCode: 200, headers: { 'X-Correlation-ID': 'corr-1' }, body: '{}' },
       authorizer: async () => ({ isAuthorized: true, context: { authenticated: 'true', clientId: 'c', scope: 'view_test:demo', expiresAt: '9999999999' } }),
       onAnswered: (answer) => answered.push(answer),
     });
@@ -53,10 +53,10 @@ describe('the events the local gateway hands the handlers', () => {
     } finally {
       server.close();
     }
-    expect(answered.map(({ status, code }) => ({ status, code }))).toEqual([
-      { status: 400, code: 'QueryTimedOut' },
-      { status: 200, code: undefined },
-      { status: 401, code: expect.any(String) },
+    expect(answered.map(({ status, code, correlationId }) => ({ status, code, correlationId }))).toEqual([
+      { status: 400, code: 'QueryTimedOut', correlationId: '' },
+      { status: 200, code: undefined, correlationId: 'corr-1' },
+      { status: 401, code: expect.any(String), correlationId: expect.any(String) },
     ]);
   });
 });
