@@ -4,6 +4,6 @@ import { createResource } from './endpoint';
 
 /** POST /{projectKey}/resource — create (201); a draft whose key exists updates that resource (200). */
 export const handler = endpoint(createResource, async ({ projectKey, body }) => {
-  const { resource, created } = await resourceEditService().createOrOverwrite(projectKey, body);
+  const { resource, created } = await resourceEditService().create(projectKey, body);
   return { statusCode: created ? 201 : 200, body: resource };
 });

@@ -4,6 +4,6 @@ import { putResource } from './endpoint';
 
 /** PUT /{projectKey}/resource — create (201), or overwrite the resource holding the draft's key (200). */
 export const handler = endpoint(putResource, async ({ projectKey, body }) => {
-  const { resource, created } = await resourceEditService().createOrOverwrite(projectKey, body);
+  const { resource, created } = await resourceEditService().upsert(projectKey, body);
   return { statusCode: created ? 201 : 200, body: resource };
 });

@@ -13,18 +13,14 @@ import { storedId } from './resource-service';
 export class ResourceEditService {
   constructor(private readonly store: ResourceStore) {}
 
-  /** Rows 6 and 8: create, or overwrite the resource that holds the draft's key. */
-  async createOrOverwrite(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
-    const draft = validate(ObjectTestTypeDraft, body);
-    if (draft.key === undefined) {
-      if (draft.version !== undefined) throw new InvalidOperationError('A draft version applies only to a draft with a key.');
-      return { resource: await this.store.create(projectKey, draft), created: true };
-    }
-    return this.store.writeByKey(
-      projectKey,
-      { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
-      { createIfMissing: true },
-    );
+  /** Row 6: create; a draft whose key is held overwrites that resource (a create is what is expected). */
+  create(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
+    return this.createOrOverwrite(projectKey, body, { expectHeld: false });
+  }
+
+  /** Row 8: create, or overwrite the resource that holds the draft's key (an overwrite is what is expected). */
+  upsert(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
+    return this.createOrOverwrite(projectKey, body, { expectHeld: true });
   }
 
   /** Row 7: overwrite the resource that holds the draft's key. */
@@ -34,7 +30,7 @@ export class ResourceEditService {
     const { resource } = await this.store.writeByKey(
       projectKey,
       { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
-      { createIfMissing: false },
+      { createIfMissing: false, expectHeld: true },
     );
     return resource;
   }
@@ -44,6 +40,20 @@ export class ResourceEditService {
     const request = validate(UpdateRequest, body);
     const actions = request.actions.map(validateAction);
     return this.store.update(projectKey, storedId(id), request.version, netChanges(actions));
+  }
+
+  /** Rows 6 and 8 answer alike; what the caller expects only picks the store's cheaper first step. */
+  private async createOrOverwrite(projectKey: string, body: unknown, { expectHeld }: { expectHeld: boolean }) {
+    const draft = validate(ObjectTestTypeDraft, body);
+    if (draft.key === undefined) {
+      if (draft.version !== undefined) throw new InvalidOperationError('A draft version applies only to a draft with a key.');
+      return { resource: await this.store.create(projectKey, draft), created: true };
+    }
+    return this.store.writeByKey(
+      projectKey,
+      { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
+      { createIfMissing: true, expectHeld },
+    );
   }
 }
 

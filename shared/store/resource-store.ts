@@ -16,7 +16,7 @@ export interface ResourceStore {
    * Replaces the `objectTypeProperty` of the resource holding `draft.key` (version + 1), or —
    * with `createIfMissing` — creates it when no resource holds the key.
    */
-  writeByKey(projectKey: string, draft: KeyedDraft, options: { createIfMissing: boolean }): Promise<{ resource: Resource; created: boolean }>;
+  writeByKey(projectKey: string, draft: KeyedDraft, options: WriteByKeyOptions): Promise<{ resource: Resource; created: boolean }>;
   /** Applies net changes at the expected version; a request that changes nothing keeps the version. */
   update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource>;
   delete(projectKey: string, id: string, expectedVersion?: number): Promise<Resource>;
@@ -142,6 +142,18 @@ export interface ProjectStats {
 export interface NewResource {
   key?: string;
   objectTypeProperty: ArrayTestType;
+}
+
+export interface WriteByKeyOptions {
+  /** Create the resource when no resource holds the key; otherwise that is ResourceNotFoundError. */
+  createIfMissing: boolean;
+  /**
+   * Whether the caller expects the key to be held (an upsert, an overwrite) or free (a create):
+   * only the cost differs. Held: the key is read first, then its resource replaced. Free (with
+   * `createIfMissing`): the create claims the key in its transaction, and only a cancelled claim
+   * leads to the replace.
+   */
+  expectHeld: boolean;
 }
 
 export interface KeyedDraft {

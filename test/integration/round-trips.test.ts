@@ -64,6 +64,25 @@ describe('DynamoDB round trips per operation (exact counts, not timings)', () =>
     expect((await roundTrips('DELETE', `/demo/resource/${keyed.id}`)).calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
   });
 
+  it('writes by key: 2 when the expected case holds (PUT and PATCH: read the key, then replace; POST: claim the key)', async () => {
+    const key = uniqueKey();
+    // PUT and PATCH expect the key held: its sentinel is read first, then the resource replaced in place.
+    const putNew = await roundTrips('PUT', '/demo/resource', { key, ...draftExample });
+    expect(putNew.answer.statusCode).toBe(201);
+    expect(putNew.calls).toEqual(['GetItemCommand', 'TransactWriteItemsCommand']);
+    const putHeld = await roundTrips('PUT', '/demo/resource', { key, ...draftExample });
+    expect(putHeld.answer.statusCode).toBe(200);
+    expect(putHeld.calls).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    const overwrite = await roundTrips('PATCH', '/demo/resource', { key, ...draftExample });
+    expect(overwrite.answer.statusCode).toBe(200);
+    expect(overwrite.calls).toEqual(['GetItemCommand', 'UpdateItemCommand']);
+    // POST expects it free: the create's transaction claims it, and only a cancelled claim replaces.
+    const postHeld = await roundTrips('POST', '/demo/resource', { key, ...draftExample });
+    expect(postHeld.answer.statusCode).toBe(200);
+    expect(bodyOf(postHeld.answer).version).toBe(4);
+    expect(postHeld.calls).toEqual(['TransactWriteItemsCommand', 'UpdateItemCommand']);
+  });
+
   it('HEAD with a key predicate: 2 (the key sentinel, then the resource)', async () => {
     const key = uniqueKey();
     await roundTrips('POST', '/demo/resource', { key, ...draftExample });

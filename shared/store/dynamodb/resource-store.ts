@@ -4,7 +4,7 @@ import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/resource-changes';
 import { TOMBSTONE_LIFETIME_MS } from '../../domain/query/position-checkpoints';
-import type { KeyedDraft, NewResource, ResourceStore } from '../resource-store';
+import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite } from './operations';
@@ -37,11 +37,9 @@ export class DynamoDbResourceStore implements ResourceStore {
   }
 
   async getByKey(projectKey: string, key: string): Promise<Resource | undefined> {
-    const { Item: sentinel } = await this.db
-      .send(new GetCommand({ TableName: this.tableName, Key: keySentinelKey(projectKey, key), ConsistentRead: true }))
-      .catch(translateEngineError);
-    if (!sentinel) return undefined;
-    const resource = await this.get(projectKey, sentinel.resourceId as string);
+    const holderId = await this.keyHolder(projectKey, key);
+    if (holderId === undefined) return undefined;
+    const resource = await this.get(projectKey, holderId);
     // The key may have moved between the two reads: only the resource holding it answers.
     return resource?.key === key ? resource : undefined;
   }
@@ -50,25 +48,30 @@ export class DynamoDbResourceStore implements ResourceStore {
     return withRetries(() => this.createOnce(projectKey, draft));
   }
 
-  async writeByKey(projectKey: string, draft: KeyedDraft, options: { createIfMissing: boolean }) {
+  async writeByKey(projectKey: string, draft: KeyedDraft, options: WriteByKeyOptions) {
     return withRetries(async () => {
-      let holderId: string;
-      if (options.createIfMissing) {
+      // Reading the key first costs a read when it turns out free; claiming it first, a cancelled
+      // transaction when it turns out held (WriteByKeyOptions.expectHeld; docs/design.md, "Keys").
+      let holderId = options.expectHeld || !options.createIfMissing ? await this.keyHolder(projectKey, draft.key) : undefined;
+      if (holderId === undefined) {
+        if (!options.createIfMissing) throw new ResourceNotFoundError(`The resource with key '${draft.key}'`);
         try {
           return { resource: await this.createOnce(projectKey, draft), created: true };
         } catch (error) {
           if (!(error instanceof KeyHeldError)) throw error;
-          holderId = error.holderId;
+          holderId = error.holderId; // held after all (or taken since it was read)
         }
-      } else {
-        const { Item: sentinel } = await this.db
-          .send(new GetCommand({ TableName: this.tableName, Key: keySentinelKey(projectKey, draft.key), ConsistentRead: true }))
-          .catch(translateEngineError);
-        if (!sentinel) throw new ResourceNotFoundError(`The resource with key '${draft.key}'`);
-        holderId = sentinel.resourceId as string;
       }
       return { resource: await this.replaceContent(projectKey, holderId, draft), created: false };
     });
+  }
+
+  /** The id of the resource holding the key, from its sentinel (strongly consistent). */
+  private async keyHolder(projectKey: string, key: string): Promise<string | undefined> {
+    const { Item: sentinel } = await this.db
+      .send(new GetCommand({ TableName: this.tableName, Key: keySentinelKey(projectKey, key), ConsistentRead: true }))
+      .catch(translateEngineError);
+    return sentinel?.resourceId as string | undefined;
   }
 
   async update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource> {
