@@ -6,6 +6,7 @@ import {
   QueryCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
+import { StoreUnavailableError } from '../../domain/errors';
 import type { Resource } from '../../domain/resource';
 import { MAX_REPAIRED_DELETES, type RecordedCheckpoints } from '../../domain/query/position-checkpoints';
 import type { LastModifiedRange, ProjectStats, ResourceQueryStore, ScanRange, Skip, Skipped, StreamPosition } from '../resource-store';
@@ -39,6 +40,13 @@ const MAX_READ_SIZE = 2_000;
 
 /** BatchGetItem reads at most 100 keys per request. */
 const BATCH_GET_LIMIT = 100;
+
+/**
+ * Keys a BatchGetItem leaves unprocessed (a throttled partition answers with some) are asked for
+ * again, with backoff, this many times in all; then the store is unavailable (503), as after the
+ * SDK's own retries of a throttled request — rather than asking until the Lambda times out.
+ */
+const BATCH_GET_ATTEMPTS = 6;
 
 const projection = {
   ProjectionExpression: RESOURCE_FIELDS.map((_, index) => `#f${index}`).join(', '),
@@ -293,6 +301,7 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
       let pending: Record<string, unknown>[] | undefined = keys.slice(start, start + BATCH_GET_LIMIT);
       for (let attempt = 0; pending?.length; attempt++) {
+        if (attempt === BATCH_GET_ATTEMPTS) throw new StoreUnavailableError(new Error(`BatchGetItem left ${pending.length} keys unprocessed ${attempt} times`));
         if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt) * Math.random()));
         const answer: BatchGetCommandOutput = await this.db
           .send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...options } } }))
@@ -303,7 +312,6 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     }
     return items;
   }
-
 }
 
 /** A range whose bounds cross: nothing to read. */

@@ -307,6 +307,36 @@ describe('DynamoDB throttled or failing: 503 OverCapacity with Retry-After, afte
   }
 });
 
+describe('BatchGetItem leaving keys unprocessed (a throttled partition): asked again a bounded number of times, then 503', () => {
+  const ids = [randomUUID(), randomUUID(), randomUUID()];
+  const byIds: Call = { label: 'query by ids', method: 'GET', route: R, path: demo, query: `where=${encodeURIComponent(`id in (${ids.map((one) => `"${one}"`).join(', ')})`)}` };
+  const unprocessed = (command: string, input: Record<string, unknown>) => {
+    if (command !== 'BatchGetItemCommand') return {};
+    const requested = (input.RequestItems as Record<string, unknown>)[TABLE_NAME];
+    return { Responses: { [TABLE_NAME]: [] }, UnprocessedKeys: { [TABLE_NAME]: requested } };
+  };
+
+  it('every attempt unprocessed: six BatchGetItem requests, then 503 OverCapacity, the cause logged', async () => {
+    const recorded = inject(dynamoDb, unprocessed);
+    expectOverCapacity(await invoke(byIds), byIds);
+    expect(recorded.map((entry) => entry.command)).toEqual(Array(6).fill('BatchGetItemCommand'));
+    expect(logError).toHaveBeenCalledTimes(1);
+  });
+
+  it('unprocessed once, then answered: the page as if nothing happened', async () => {
+    let first = true;
+    const recorded = inject(dynamoDb, (command, input) => {
+      if (!first) return { Responses: { [TABLE_NAME]: [] } };
+      first = false;
+      return unprocessed(command, input);
+    });
+    const answer = await invoke(byIds);
+    expect(answer.statusCode, answer.text).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ count: 0, results: [] });
+    expect(recorded.map((entry) => entry.command)).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+  });
+});
+
 describe('unknown DynamoDB errors: 500 General, logged, nothing leaked, not retried', () => {
   it('ValidationException on every route: 500 General, one attempt each, the cause in the log only', async () => {
     const recorded = inject(
