@@ -307,6 +307,18 @@ describe('DynamoDB throttled or failing: 503 OverCapacity with Retry-After, afte
   }
 });
 
+describe('DynamoDB never answering: 503 OverCapacity, after the SDK retried', () => {
+  it('TimeoutError (an attempt past REQUEST_HANDLER\'s timeouts) on a read and on a transactional write', async () => {
+    const timedOut = () => Object.assign(new Error('a request has exceeded the configured 2000 ms requestTimeout.'), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+    for (const call of [storeCalls[0]!, storeCalls[3]!]) {
+      const recorded = inject(dynamoDb, failing(timedOut));
+      expectOverCapacity(await invoke(call), call);
+      expect(recorded.map((entry) => entry.attempt), call.label).toEqual(await allAttempts(dynamoDb));
+      for (const { stack, name } of installed.splice(0)) stack.remove(name);
+    }
+  });
+});
+
 describe('BatchGetItem leaving keys unprocessed (a throttled partition): asked again a bounded number of times, then 503', () => {
   const ids = [randomUUID(), randomUUID(), randomUUID()];
   const byIds: Call = { label: 'query by ids', method: 'GET', route: R, path: demo, query: `where=${encodeURIComponent(`id in (${ids.map((one) => `"${one}"`).join(', ')})`)}` };

@@ -1,0 +1,18 @@
+/**
+ * How long one attempt of an AWS call may take, for every client the service creates (DynamoDB,
+ * S3, KMS). The SDK's own defaults never give up on a connection and wait 300 s on a silent one
+ * (DynamoDB's socket default), far past the functions' 10 s: a black-holed connection would end in
+ * a Lambda timeout. With these an attempt fails with TimeoutError, which the SDK retries (DynamoDB:
+ * 4 attempts, ≈ 8 s at worst) and the stores then answer 503 `OverCapacity`, like a throttled call.
+ * 2 s is hundreds of times what DynamoDB, S3 and KMS answer in: a retry it causes is rare, and its
+ * one hazard, a conditional write that was applied but answered too late (its retry then finds the
+ * new version: 409), is the same as after any retried 5xx.
+ */
+export const REQUEST_HANDLER = {
+  /** A TCP connection that is not open after this long is given up. */
+  connectionTimeout: 1_000,
+  /** Nor is an answer whose status has not come this long after the request was sent. */
+  requestTimeout: 2_000,
+  /** Since @smithy/node-http-handler 4.4, without this a late answer only logs a warning. */
+  throwOnRequestTimeout: true,
+} as const;
