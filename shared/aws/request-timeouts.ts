@@ -4,9 +4,11 @@
  * (DynamoDB's socket default), far past the functions' 10 s: a black-holed connection would end in
  * a Lambda timeout. With these an attempt fails with TimeoutError, which the SDK retries (DynamoDB:
  * 4 attempts, ≈ 8 s at worst) and the stores then answer 503 `OverCapacity`, like a throttled call.
- * 2 s is hundreds of times what DynamoDB, S3 and KMS answer in: a retry it causes is rare, and its
- * one hazard, a conditional write that was applied but answered too late (its retry then finds the
- * new version: 409), is the same as after any retried 5xx.
+ * The timer stops at the answer's status line, not its body: 2 s is far beyond what DynamoDB and
+ * KMS answer in (milliseconds), what an S3 PUT of the largest image (4.4 MB) takes within a region,
+ * and when S3 starts answering a copy (at once, whatever its size). A retry it causes is rare, and
+ * its one hazard, a conditional write that was applied but answered too late (its retry then finds
+ * the new version: 409), is the same as after any retried 5xx.
  */
 export const REQUEST_HANDLER = {
   /** A TCP connection that is not open after this long is given up. */
