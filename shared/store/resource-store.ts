@@ -151,7 +151,7 @@ export interface WriteByKeyOptions {
    * Whether the caller expects the key to be held (an upsert, an overwrite) or free (a create):
    * only the cost differs. Held: the key is read first, then its resource replaced. Free (with
    * `createIfMissing`): the create claims the key in its transaction, and only a cancelled claim
-   * leads to the replace.
+   * leads to the replace. Without `createIfMissing` the key is always read first.
    */
   expectHeld: boolean;
 }
