@@ -199,6 +199,8 @@ export class DynamoDbResourceStore implements ResourceStore {
   private async updateWithKey(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges) {
     const current = checkVersion(await this.get(projectKey, id), id, expectedVersion);
     if (!changesAlter(current, changes)) return current;
+    // setKey to the key the resource already holds, beside a real change: the key does not move.
+    if ((changes.key ?? undefined) === current.key) return this.setSomeProperty(projectKey, id, expectedVersion, changes.someProperty!);
     const next = applyChanges(current, changes, this.now());
 
     await this.transact(
