@@ -3,3 +3,10 @@ export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** The deepest `offset` a query takes (the commercetools family's limit): page by id beyond it. */
 export const MAX_OFFSET = 10_000;
+
+/**
+ * The most problems one refusal lists: a body of 256 KB can hold tens of thousands of invalid
+ * values, and echoing each (`invalidValue`) would make an answer far larger than the body and than
+ * the 6 MB a Lambda can return (API Gateway would then answer its own 500).
+ */
+export const MAX_LISTED_PROBLEMS = 100;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { DomainError, type ErrorObject } from './errors';
+import { MAX_LISTED_PROBLEMS } from './limits';
 
 /** A draft, an update action or another body that does not fit its schema: one error object per problem. */
 export class ValidationError extends DomainError {}
@@ -11,12 +12,18 @@ z.config(en());
 /**
  * Validates a value against one of the domain schemas and turns every zod issue into an error
  * object of the commercetools family: RequiredField, DuplicateField, InvalidInput (unknown
- * fields) or InvalidField.
+ * fields) or InvalidField — the first MAX_LISTED_PROBLEMS of them, then one InvalidInput saying how
+ * many more there are.
  */
 export function validate<S extends z.ZodMiniType>(schema: S, value: unknown, root = ''): z.infer<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const errors = result.error.issues.map((issue) => toErrorObject(issue, root));
+  const { issues } = result.error;
+  const errors = issues.slice(0, MAX_LISTED_PROBLEMS).map((issue) => toErrorObject(issue, root));
+  if (issues.length > MAX_LISTED_PROBLEMS) {
+    const unlisted = issues.length - MAX_LISTED_PROBLEMS;
+    errors.push({ code: 'InvalidInput', message: `${unlisted} more problem${unlisted > 1 ? 's' : ''} in this body ${unlisted > 1 ? 'are' : 'is'} not listed: fix those above and send it again.` });
+  }
   throw new ValidationError(errors as [ErrorObject, ...ErrorObject[]]);
 }
 

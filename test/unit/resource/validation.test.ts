@@ -65,6 +65,26 @@ describe('validate(): the error body', () => {
     ]);
   });
 
+  it('lists at most 100 problems, then says how many more there are', () => {
+    // 60,000 invalid values fit in a 256 KB body; listing each would answer ≈ 14 MB.
+    const error = refusal(draftOf({ arrayOfIntExample: new Array(60_000).fill('a') }));
+    const errors = error.body.errors;
+    expect(errors).toHaveLength(101);
+    expect(errors.slice(0, 100).every((entry) => entry.code === 'InvalidField')).toBe(true);
+    expect(errors[99]).toMatchObject({ field: 'objectTypeProperty.arrayOfIntExample[99]', invalidValue: 'a' });
+    expect(errors[100]).toEqual({
+      code: 'InvalidInput',
+      message: '59900 more problems in this body are not listed: fix those above and send it again.',
+    });
+    expect(JSON.stringify(error.body).length).toBeLessThan(40_000);
+  });
+
+  it('lists exactly 100 problems without a note', () => {
+    const errors = refusal(draftOf({ arrayOfIntExample: new Array(100).fill('a') })).body.errors;
+    expect(errors).toHaveLength(100);
+    expect(errors.every((entry) => entry.code === 'InvalidField')).toBe(true);
+  });
+
   it('adds no extra top-level fields and no headers', () => {
     const error = refusal({});
     expect(Object.keys(error.body).sort()).toEqual(['errors', 'message', 'statusCode']);
