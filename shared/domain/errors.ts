@@ -98,6 +98,13 @@ export class InvalidOperationError extends DomainError {
   }
 }
 
+/** A field a request needs is missing (validation reports those of a schema itself). */
+export class RequiredFieldError extends DomainError {
+  constructor(field: string, why: string) {
+    super(single('RequiredField', `A value is required for field ${field}: ${why}`, { field }));
+  }
+}
+
 export class InvalidInputError extends DomainError {
   constructor(message: string) {
     super(single('InvalidInput', message));

@@ -1,4 +1,4 @@
-import { InvalidInputError, InvalidOperationError } from '../domain/errors';
+import { InvalidInputError, InvalidOperationError, RequiredFieldError } from '../domain/errors';
 import { ObjectTestTypeDraft, type Resource } from '../domain/resource';
 import { isUpdateActionName, netChanges, UpdateRequest, updateActionSchemas, type UpdateAction } from '../domain/update-actions';
 import { validate } from '../domain/validation';
@@ -26,7 +26,7 @@ export class ResourceEditService {
   /** Row 7: overwrite the resource that holds the draft's key. */
   async overwrite(projectKey: string, body: unknown): Promise<Resource> {
     const draft = validate(ObjectTestTypeDraft, body);
-    if (draft.key === undefined) throw new InvalidInputError('The draft must name the resource to overwrite by its key.');
+    if (draft.key === undefined) throw new RequiredFieldError('key', 'the draft must name the resource to overwrite by its key.');
     const { resource } = await this.store.writeByKey(
       projectKey,
       { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
