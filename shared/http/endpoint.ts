@@ -9,6 +9,7 @@ import { authorize } from './middleware/authorize';
 import { bodyLimit } from './middleware/body-limit';
 import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
+import { jsonContentType } from './middleware/json-content-type';
 import { jsonDepthLimit } from './middleware/json-depth';
 import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
@@ -44,7 +45,11 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     .use(errorResponder())
     .use(authorize(routeOf));
   if (declaration.routes[0].body === 'json') {
-    lambda.use(bodyLimit(JSON_BODY_LIMIT_BYTES)).use(httpJsonBodyParser()).use(jsonDepthLimit());
+    lambda
+      .use(bodyLimit(JSON_BODY_LIMIT_BYTES))
+      .use(jsonContentType())
+      .use(httpJsonBodyParser())
+      .use(jsonDepthLimit());
   }
 
   return lambda.handler(async (event) => {

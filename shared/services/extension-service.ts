@@ -3,6 +3,7 @@ import type { HttpTarget, JsonValue, LambdaTarget } from '../domain/extensions/b
 import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
 import { DomainError, InvalidJsonInputError, RequestEntityTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
+import { isJsonContentType } from '../domain/json-content-type';
 import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { logger } from '../observability/logger';
 import type { ExtensionStore } from '../store/extension-store';
@@ -24,8 +25,6 @@ export const EXTENSION_TIMEOUT_MS = 2_000;
 /** Largest answer relayed; a larger one is 502 ExtensionBadResponse. */
 export const EXTENSION_RESPONSE_LIMIT_BYTES = 1024 * 1024;
 const USER_AGENT = 'generic-resource-service-extensions/1';
-/** What a JSON content type looks like (the same rule as the JSON body parser's). */
-const JSON_CONTENT_TYPE = /^application\/(.+\+)?json($|;.+)/i;
 
 export interface ExtensionCall {
   projectKey: string;
@@ -188,7 +187,7 @@ export class ExtensionService {
 function readJsonBody(call: ExtensionCall): string | undefined {
   if (call.method.toUpperCase() !== 'POST' || call.body === undefined || call.body === '') return undefined;
   if (Buffer.byteLength(call.body) > JSON_BODY_LIMIT_BYTES) throw new RequestEntityTooLargeError(JSON_BODY_LIMIT_BYTES);
-  if (!JSON_CONTENT_TYPE.test(call.contentType ?? '')) throw new UnsupportedMediaTypeError('application/json', call.contentType);
+  if (!isJsonContentType(call.contentType)) throw new UnsupportedMediaTypeError('application/json', call.contentType);
   try {
     JSON.parse(call.body);
   } catch (error) {
@@ -202,7 +201,7 @@ function relayHttpAnswer(answer: RawAnswer): ExtensionAnswer {
     throw new ExtensionBadResponseError(`The extension answered a redirect (${answer.statusCode}); redirects are not followed.`);
   }
   if (!isRelayableStatus(answer.statusCode)) throw new ExtensionBadResponseError(`The extension answered status ${answer.statusCode}.`);
-  if (answer.contentType !== undefined && !JSON_CONTENT_TYPE.test(answer.contentType)) {
+  if (answer.contentType !== undefined && !isJsonContentType(answer.contentType)) {
     throw new ExtensionBadResponseError(`The extension answered ${answer.contentType}, not JSON.`);
   }
   const text = answer.body.toString('utf8');

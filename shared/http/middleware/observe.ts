@@ -19,7 +19,7 @@ export function observe(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   const record = (request: middy.Request<ApiEvent, ApiResult>) => {
     const { route, ...keys } = requestKeys(request.event);
     // A refusal is thrown and answered by the error responder: the code is its first error's.
-    const code = request.error ? apiErrorOf(request.error, request.event).errors[0].code : undefined;
+    const code = request.error ? apiErrorOf(request.error).errors[0].code : undefined;
     logger.requestLine({ route, status: request.response?.statusCode ?? 500, ms: Math.round(performance.now() - started), ...keys, ...(code ? { code } : {}) });
     logger.clearRequestKeys();
   };
