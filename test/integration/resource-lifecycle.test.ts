@@ -104,6 +104,24 @@ describe('resource lifecycle (rows 2, 3, 6, 10, 11)', () => {
     expect((await call('GET', `/demo/resource/key=${moved}`, { token })).status).toBe(404);
   });
 
+  it('applies a setKey to the key the resource already holds beside a real change, and keeps the key', async () => {
+    const token = await tokenFor();
+    const key = uniqueKey();
+    const { body: resource } = await create({ key, ...draftExample });
+    const actions = [
+      { action: 'setKey', key },
+      { action: 'changeSomeProperty', someProperty: 'changed beside its own key' },
+    ];
+    const answer = await call('POST', `/demo/resource/${resource.id}`, { token, json: { version: 1, actions } });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ key, version: 2, someProperty: 'changed beside its own key' });
+    expect((await call('GET', `/demo/resource/key=${key}`, { token })).body).toMatchObject({ id: resource.id, version: 2 });
+    // The key is still held: another resource cannot take it.
+    const { body: other } = await create({ ...draftExample });
+    const taken = await call('POST', `/demo/resource/${other.id}`, { token, json: { version: 1, actions: [{ action: 'setKey', key }] } });
+    expect(taken.body.errors[0]).toMatchObject({ code: 'DuplicateField', duplicateValue: key });
+  });
+
   it('deletes only at the expected version when one is given', async () => {
     const token = await tokenFor();
     const { body: resource } = await create({ key: uniqueKey(), ...draftExample });
@@ -161,7 +179,7 @@ describe('overwrite by key (rows 6, 7, 8)', () => {
     expect((await call('PATCH', '/demo/resource', { token, json: { key: uniqueKey(), ...draftExample } })).status).toBe(404);
     const keyless = await call('PATCH', '/demo/resource', { token, json: draftExample });
     expect(keyless.status).toBe(400);
-    expect(keyless.body.errors[0].code).toBe('InvalidInput');
+    expect(keyless.body.errors[0]).toMatchObject({ code: 'RequiredField', field: 'key' });
   });
 });
 
@@ -187,6 +205,13 @@ describe('bad input answers 4xx in the commercetools error shape', () => {
     const answer = await call('POST', '/demo/resource', { token: await tokenFor(), body: 'a=b', headers: { 'content-type': 'text/plain' } });
     expect(answer.status).toBe(415);
     expectErrorShape(answer.body, 415, 'UnsupportedMediaType');
+  });
+
+  it('takes JSON whatever the case of its media type (RFC 9110: media types are case-insensitive)', async () => {
+    const body = JSON.stringify(draftExample);
+    const answer = await call('POST', '/demo/resource', { token: await tokenFor(), body, headers: { 'content-type': 'Application/JSON; charset=UTF-8' } });
+    expect(answer.status).toBe(201);
+    expect(answer.body.objectTypeProperty).toEqual(draftExample.objectTypeProperty);
   });
 
   it('an ill-typed draft names each bad field', async () => {
