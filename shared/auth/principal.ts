@@ -18,6 +18,15 @@ export function principalFrom(context: AuthorizerContext | undefined): Principal
   return { clientId: context.clientId, scopes: context.scope.split(' ').filter(Boolean) };
 }
 
+/**
+ * Whether the token a verdict was given for has expired (or says no expiry): API Gateway keeps an
+ * authorizer's verdict for up to 300 s per Authorization header (the local gateway too), longer
+ * than a token may have left, so the verdict alone would let an expired token through.
+ */
+export function tokenExpired(context: Extract<AuthorizerContext, { authenticated: 'true' }>, now = Date.now()): boolean {
+  return !(Number(context.expiresAt) * 1000 > now);
+}
+
 /** `manage_test:demo` is granted by exactly that string: no prefixes, no patterns. */
 export function grantedScopes(principal: Principal, anyOf: readonly string[], projectKey: string): string[] {
   const wanted = anyOf.map((scope) => `${scope}:${projectKey}`);

@@ -125,6 +125,15 @@ describe('claim attacks on correctly signed tokens: 401 invalid_token', () => {
     expectRefusal(await read(bearer(forgeToken(validClaims({ exp: String(now() + 600) })))), 401, 'invalid_token');
   });
 
+  it('a token that expires while its verdict is cached (the gateway keeps verdicts 300 s, as API Gateway does)', async () => {
+    const token = bearer(forgeToken(validClaims({ exp: now() + 2 })));
+    expect((await read(token, '/demo/resource?limit=1')).status).toBe(200);
+    await new Promise((done) => setTimeout(done, 2_500));
+    const answer = await read(token, '/demo/resource?limit=1');
+    expectRefusal(answer, 401, 'invalid_token');
+    expect(answer.body.errors[0].message).toBe('The access token expired.');
+  });
+
   it('another issuer or another audience', async () => {
     expectRefusal(await read(bearer(forgeToken(validClaims({ iss: 'https://attacker.example' })))), 401, 'invalid_token');
     expectRefusal(await read(bearer(forgeToken(validClaims({ iss: undefined })))), 401, 'invalid_token');

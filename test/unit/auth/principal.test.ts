@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { grantedScopes, principalFrom, type Principal } from '../../../shared/auth/principal.js';
+import { grantedScopes, principalFrom, tokenExpired, type Principal } from '../../../shared/auth/principal.js';
 
 describe('principalFrom', () => {
   it('is undefined without an authorizer context', () => {
@@ -77,5 +77,18 @@ describe('grantedScopes', () => {
 
   it('grants nothing when no scope is wanted', () => {
     expect(grantedScopes(principal('manage_test:demo'), [], 'demo')).toEqual([]);
+  });
+});
+
+describe('tokenExpired', () => {
+  const verdict = (expiresAt: string) => ({ authenticated: 'true' as const, clientId: 'c', scope: 'view_test:demo', expiresAt });
+
+  it('is true from the second of exp on, false before it', () => {
+    expect(tokenExpired(verdict('1700000000'), 1_700_000_000_000)).toBe(true);
+    expect(tokenExpired(verdict('1700000000'), 1_699_999_999_999)).toBe(false);
+  });
+
+  it('fails closed: a verdict without a readable exp counts as expired', () => {
+    for (const expiresAt of ['', 'soon', 'NaN']) expect(tokenExpired(verdict(expiresAt), 0), expiresAt).toBe(true);
   });
 });

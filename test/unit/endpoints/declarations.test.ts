@@ -74,7 +74,7 @@ describe('the handler built from a declaration enforces its access rule', () => 
   const handler = endpoint(declarationWith({}), handle);
   const invoke = (event: ApiEvent) => handler(event, { functionName: 'list-things', awsRequestId: randomUUID() } as Context);
 
-  const eventFor = (scope: string | undefined, routeKeyOfEvent = 'GET /{projectKey}/things'): ApiEvent =>
+  const eventFor = (scope: string | undefined, routeKeyOfEvent = 'GET /{projectKey}/things', expiresAt = '9999999999'): ApiEvent =>
     ({
       version: '2.0',
       routeKey: routeKeyOfEvent,
@@ -89,7 +89,7 @@ describe('the handler built from a declaration enforces its access rule', () => 
           lambda:
             scope === undefined
               ? { authenticated: 'false', reason: 'The Authorization header must be "Bearer <access token>".' }
-              : { authenticated: 'true', clientId: 'c', scope, expiresAt: '9999999999' },
+              : { authenticated: 'true', clientId: 'c', scope, expiresAt },
         },
       },
       isBase64Encoded: false,
@@ -101,6 +101,18 @@ describe('the handler built from a declaration enforces its access rule', () => 
     expect(answer.statusCode).toBe(401);
     expect(JSON.parse(answer.body!).errors[0].code).toBe('invalid_token');
     expect(handle).not.toHaveBeenCalled();
+  });
+
+  it('answers 401 invalid_token for a verdict whose token has expired since (API Gateway keeps verdicts 300 s)', async () => {
+    handle.mockClear();
+    const now = Math.floor(Date.now() / 1000);
+    for (const expiresAt of [String(now - 1), String(now - 299), 'not a time', '']) {
+      const answer = await invoke(eventFor('manage_test:demo', undefined, expiresAt));
+      expect(answer.statusCode, expiresAt).toBe(401);
+      expect(JSON.parse(answer.body!).errors[0]).toMatchObject({ code: 'invalid_token', message: 'The access token expired.' });
+    }
+    expect(handle).not.toHaveBeenCalled();
+    expect((await invoke(eventFor('manage_test:demo', undefined, String(now + 60)))).statusCode).toBe(200);
   });
 
   it('answers 403 insufficient_scope when the token lacks the scope, or holds it for another project', async () => {
