@@ -15,6 +15,7 @@ import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
 import { QueryParameters } from './query-parameters';
 import { render } from './render';
+import { fitForLambda } from './response-size';
 
 export type { ApiEvent, ApiRequest, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 
@@ -69,7 +70,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
       correlationId: event.headers?.['x-correlation-id'] ?? '',
       sourceIp: event.requestContext.http.sourceIp,
     });
-    return render(response, event.requestContext.http.method);
+    return fitForLambda(render(response, event.requestContext.http.method), event.headers['accept-encoding']);
   });
 }
 
