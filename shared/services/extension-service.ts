@@ -1,5 +1,5 @@
 import { isExtensionAction, type ExtensionAction } from '../domain/extensions/actions';
-import type { HttpTarget, JsonValue, LambdaTarget } from '../domain/extensions/binding';
+import { isExtensionAnswerStatus, type HttpTarget, type JsonValue, type LambdaTarget } from '../domain/extensions/binding';
 import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
 import { DomainError, InvalidJsonInputError, RequestEntityTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
@@ -159,8 +159,8 @@ export class ExtensionService {
       throw new ExtensionBadResponseError('The extension function did not answer JSON.');
     }
     const { statusCode, body: answerBody } = (answer ?? {}) as { statusCode?: unknown; body?: unknown };
-    if (!isRelayableStatus(statusCode) || answerBody === undefined) {
-      throw new ExtensionBadResponseError('The extension function must answer {"statusCode": 200..599 (not 3xx), "body": <JSON>}.');
+    if (!isExtensionAnswerStatus(statusCode) || answerBody === undefined) {
+      throw new ExtensionBadResponseError('The extension function must answer {"statusCode": 200..599 (not 3xx, 204 or 205), "body": <JSON>}.');
     }
     return { statusCode, body: answerBody as JsonValue };
   }
@@ -200,7 +200,7 @@ function relayHttpAnswer(answer: RawAnswer): ExtensionAnswer {
   if (answer.statusCode >= 300 && answer.statusCode < 400) {
     throw new ExtensionBadResponseError(`The extension answered a redirect (${answer.statusCode}); redirects are not followed.`);
   }
-  if (!isRelayableStatus(answer.statusCode)) throw new ExtensionBadResponseError(`The extension answered status ${answer.statusCode}.`);
+  if (!isExtensionAnswerStatus(answer.statusCode)) throw new ExtensionBadResponseError(`The extension answered status ${answer.statusCode}.`);
   if (answer.contentType !== undefined && !isJsonContentType(answer.contentType)) {
     throw new ExtensionBadResponseError(`The extension answered ${answer.contentType}, not JSON.`);
   }
@@ -212,9 +212,6 @@ function relayHttpAnswer(answer: RawAnswer): ExtensionAnswer {
     throw new ExtensionBadResponseError('The extension did not answer JSON.');
   }
 }
-
-const isRelayableStatus = (status: unknown): status is number =>
-  typeof status === 'number' && Number.isInteger(status) && status >= 200 && status <= 599 && (status < 300 || status >= 400);
 
 /** Query parameters in the order they came (by first occurrence of each name), percent-encoded. */
 export function encodeQuery(query: ReadonlyMap<string, readonly string[]>): string {

@@ -54,10 +54,17 @@ export const LambdaTarget = z.strictObject({
   secret: Secret,
 });
 
+/**
+ * The statuses an extension answers with: 200–599 with a JSON body, so neither a redirect (3xx,
+ * never followed) nor 204 or 205, which carry no body — and every non-HEAD answer has one.
+ */
+export const isExtensionAnswerStatus = (status: unknown): status is number =>
+  typeof status === 'number' && Number.isInteger(status) && status >= 200 && status <= 599 && (status < 300 || status >= 400) && status !== 204 && status !== 205;
+
 export const StaticTarget = z.strictObject({
   kind: z.literal('static'),
   /** The status the action answers with (200 unless given). */
-  statusCode: z.number().check(z.int(), z.minimum(200), z.maximum(599)),
+  statusCode: z.number().check(z.refine(isExtensionAnswerStatus, { message: 'the status must be 200–599 with a body: not 3xx, 204 or 205' })),
   document: JsonValueSchema.check(
     z.refine((value) => Buffer.byteLength(JSON.stringify(value)) <= STATIC_DOCUMENT_LIMIT_BYTES, {
       message: `the document exceeds ${STATIC_DOCUMENT_LIMIT_BYTES} bytes`,
