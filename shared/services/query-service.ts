@@ -1,5 +1,6 @@
 import {
   anyMatch,
+  checkSort,
   collectPage,
   planQuery,
   QueryBudget,
@@ -241,6 +242,8 @@ export class ResourceQueryService {
   /** Row 5: whether any resource matches; reading stops at the first match. */
   async exists(projectKey: string, query: QueryParameters): Promise<boolean> {
     const plan = planQuery({ where: query.all('where'), sort: [], variables: variablesOf(query) });
+    // Row 5 takes row 1's parameters: a sort is not needed to answer, but a bad one is refused as there.
+    checkSort(query.all('sort'));
     const named = await this.namedCandidates(projectKey, plan);
     if (named) return anyMatch(named, plan.matches, this.budget);
     const { bounded, streamOrder: _, ...range } = plan.lastModifiedAccess ?? { bounded: false };

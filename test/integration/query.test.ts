@@ -145,6 +145,12 @@ describe('HEAD /resource (row 5)', () => {
   it('refuses a bad predicate with 400 and no body', async () => {
     expect((await head('?where=%28%28')).status).toBe(400);
   });
+
+  it('refuses a sort GET would refuse (row 1\'s parameters), and takes a good one', async () => {
+    expect((await head(`?sort=${encodeURIComponent('nope asc')}`)).status).toBe(400);
+    expect((await head(`?sort=createdAt`)).status).toBe(400);
+    expect((await head(`?where=${encodeURIComponent('key = "q-03"')}&sort=${encodeURIComponent('createdAt desc')}`)).status).toBe(200);
+  });
 });
 
 describe('search (row 4)', () => {

@@ -36,7 +36,7 @@ export {
   type PredicateVariables,
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
-export { planQuery, resourceFields, type QueryPlan } from './query-plan';
+export { checkSort, planQuery, resourceFields, type QueryPlan } from './query-plan';
 export {
   NarrowingCollector,
   planAccess,

@@ -233,9 +233,13 @@ class PredicateCompiler {
   private variableValues(variable: VariableValue): readonly string[] {
     const values = Object.hasOwn(this.variables, variable.name) ? this.variables[variable.name] : undefined;
     if (!values || values.length === 0) {
+      // Query parameters name variables with letters and digits only (`var.[a-zA-Z0-9]+`).
+      const nameable = /^[a-zA-Z0-9]+$/.test(variable.name);
       throw new QueryError(PARAMETER, `Unknown variable ':${variable.name}'`, {
         position: variable.position,
-        expected: `a query parameter 'var.${variable.name}' giving its value`,
+        expected: nameable
+          ? `a query parameter 'var.${variable.name}' giving its value`
+          : 'a variable named with letters and digits only, as query parameters var.<name> are',
       });
     }
     return values;

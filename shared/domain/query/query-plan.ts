@@ -39,6 +39,11 @@ export function planQuery(request: { where: readonly string[]; sort: readonly st
   };
 }
 
+/** Refuses a `sort` that a query would refuse (400 InvalidInput), where the order itself does not matter (row 5). */
+export function checkSort(sort: readonly string[]): void {
+  compileSort([...sort], resourceFields());
+}
+
 /**
  * What the top-level conjuncts say of the store's fields: `id`/`key` `=` and `in` name the
  * candidates; `>`, `>=`, `<`, `<=` on `id`, `createdAt` and `lastModifiedAt` bound them (inclusive:

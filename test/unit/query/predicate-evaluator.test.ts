@@ -279,6 +279,12 @@ describe('compilePredicates: input variables', () => {
     expect(error.position).toBe(6);
   });
 
+  it('says that a variable named with other characters than letters and digits cannot be given (the service reads var.[a-zA-Z0-9]+ only)', () => {
+    expect(compileError('key = :a_b', {}).message).toBe(
+      "Malformed parameter: where: Unknown variable ':a_b' at position 6 (expected a variable named with letters and digits only, as query parameters var.<name> are).",
+    );
+  });
+
   it('rejects a variable that is not a number for a number field', () => {
     expect(compileError('version = :v', { v: ['three'] }).message).toBe(
       "Malformed parameter: where: Variable ':v' is \"three\", which is not a number as field 'version' requires at position 10.",
