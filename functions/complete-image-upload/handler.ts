@@ -1,8 +1,9 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
 import { imageService } from '../../shared/composition-root';
+import { variantAnswer } from '../../shared/domain/images/variant-answer';
 import { completeImageUpload } from './endpoint';
 
 /** POST /{projectKey}/resource/images/uploads/{uploadId} — check the uploaded object and attach it to its variant. */
 export const handler = endpoint(completeImageUpload, async ({ projectKey, path }) =>
-  ok(await imageService().completeUpload(projectKey, path.uploadId)),
+  ok(variantAnswer(await imageService().completeUpload(projectKey, path.uploadId))),
 );

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** A product variant's image, as the API answers it. */
+/** A product variant's image, as the store keeps it (the answer gives its address, variant-answer.ts). */
 export const Image = z.object({
   /** Where the image can be fetched. */
   url: z.string(),
@@ -10,7 +10,7 @@ export const Image = z.object({
 });
 export type Image = z.infer<typeof Image>;
 
-/** The product variant that images are attached to (row 13's answer). */
+/** The product variant that images are attached to, as the store keeps it. */
 export const Variant = z.object({
   id: z.number().check(z.int()),
   sku: z.optional(z.string()),
@@ -18,3 +18,15 @@ export const Variant = z.object({
   stagedImages: z.array(Image),
 });
 export type Variant = z.infer<typeof Variant>;
+
+/**
+ * Row 13's answer (semantics.md): the variant with the addresses of its images, each fetchable;
+ * `id` a string, as the interface's Variant has it.
+ */
+export const VariantAnswer = z.object({
+  id: z.string(),
+  sku: z.optional(z.string()),
+  images: z.array(z.string()),
+  stagedImages: z.array(z.string()),
+});
+export type VariantAnswer = z.infer<typeof VariantAnswer>;
