@@ -51,6 +51,15 @@ describe('token service: POST /oauth/token (client credentials)', () => {
     expect(missing.body.error).toBe('invalid_request');
   });
 
+  it('refuses a parameter given twice: 400 invalid_request (RFC 6749 §3.2)', async () => {
+    for (const body of ['grant_type=client_credentials&grant_type=password', 'grant_type=client_credentials&scope=view_test:demo&scope=manage_test:demo']) {
+      const answer = await requestToken(body);
+      expect(answer.status, body).toBe(400);
+      expect(answer.body.error).toBe('invalid_request');
+      expect(answer.body.error_description).toMatch(/^The parameter (grant_type|scope) is given more than once\.$/);
+    }
+  });
+
   it('publishes the verifying keys as a JWKS', async () => {
     const answer = await call('GET', '/oauth/jwks');
     expect(answer.status).toBe(200);
