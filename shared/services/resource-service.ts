@@ -1,4 +1,4 @@
-import { ResourceNotFoundError } from '../domain/errors';
+import { DomainError, ResourceNotFoundError } from '../domain/errors';
 import type { Resource } from '../domain/resource';
 import { isResourceId, isResourceKey } from '../domain/resource-address';
 import type { ResourceStore } from '../store/resource-store';
@@ -33,8 +33,14 @@ export class ResourceService {
  * asking the store (a segment over 1 KB is no valid DynamoDB key at all).
  */
 export function storedId(id: string): string {
-  if (!isResourceId(id)) throw new ResourceNotFoundError(`The resource with id '${id}'`);
-  return id;
+  if (isResourceId(id)) return id;
+  // Only reads take `key=<key>` (rows 2 and 3); a delete or an update by key would otherwise be told that no such id exists.
+  if (id.startsWith('key=')) {
+    throw new DomainError([
+      { code: 'ResourceNotFound', message: `Updates and deletes name the resource by its id, not by '${id}': GET /{projectKey}/resource/${id} answers its id.` },
+    ]);
+  }
+  throw new ResourceNotFoundError(`The resource with id '${id}'`);
 }
 
 /** `key=<key>` names a resource by key; the key must be well-formed, else no resource has it. */

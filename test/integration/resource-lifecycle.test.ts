@@ -122,6 +122,22 @@ describe('resource lifecycle (rows 2, 3, 6, 10, 11)', () => {
     expect(taken.body.errors[0]).toMatchObject({ code: 'DuplicateField', duplicateValue: key });
   });
 
+  it('tells a delete or an update by key that they take the id (only reads take key=<key>)', async () => {
+    const token = await tokenFor();
+    const key = uniqueKey();
+    await create({ key, ...draftExample });
+    const deleted = await call('DELETE', `/demo/resource/key=${key}?version=1`, { token });
+    const updated = await call('POST', `/demo/resource/key=${key}`, { token, json: { version: 1, actions: [{ action: 'doSomeThing' }] } });
+    for (const answer of [deleted, updated]) {
+      expect(answer.status).toBe(404);
+      expect(answer.body.errors[0]).toEqual({
+        code: 'ResourceNotFound',
+        message: `Updates and deletes name the resource by its id, not by 'key=${key}': GET /{projectKey}/resource/key=${key} answers its id.`,
+      });
+    }
+    expect((await call('GET', `/demo/resource/key=${key}`, { token })).body.version).toBe(1);
+  });
+
   it('deletes only at the expected version when one is given', async () => {
     const token = await tokenFor();
     const { body: resource } = await create({ key: uniqueKey(), ...draftExample });
