@@ -6,24 +6,30 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /**
  * GET /{projectKey}/resource/{id} (row 2) and GET /{projectKey}/resource/key={key} (row 3): API
  * Gateway cannot route the partial segment `key={key}`, so row 3 shares the `{id}` route and the
- * handler dispatches on the `key=` prefix.
+ * handler dispatches on the `key=` prefix. HEAD answers the same without the body.
  */
+const read = {
+  path: '/{projectKey}/resource/{id}',
+  access: READ,
+  body: 'none',
+  rows: [2, 3],
+  pathParameters: { projectKey: PROJECT_KEY, id: RESOURCE_ID },
+  query: { optionalQueryParameter: { type: 'string' }, secondOptionalQueryParameter: { type: 'string' } },
+  tag: 'Resources',
+  errors: ['NotFound', 'ServiceUnavailable'],
+} as const;
+
 export const getResource = defineEndpoint({
   name: 'get-resource',
   permissions: ['projects:read'],
   routes: [
+    route({ ...read, method: 'GET', summary: 'Read a resource by id, or by key with the segment `key=<key>`.', responses: { 200: RESOURCE } }),
+    // RFC 9110 §9.1: HEAD wherever GET is served — the same answer without its body.
     route({
-      method: 'GET',
-      path: '/{projectKey}/resource/{id}',
-      access: READ,
-      body: 'none',
-      rows: [2, 3],
-      summary: 'Read a resource by id, or by key with the segment `key=<key>`.',
-      pathParameters: { projectKey: PROJECT_KEY, id: RESOURCE_ID },
-      query: { optionalQueryParameter: { type: 'string' }, secondOptionalQueryParameter: { type: 'string' } },
-      tag: 'Resources',
-      responses: { 200: RESOURCE },
-      errors: ['NotFound', 'ServiceUnavailable'],
+      ...read,
+      method: 'HEAD',
+      summary: 'Whether a resource exists, by id or by key: the GET without its body.',
+      responses: { 200: { description: 'The resource exists (no body).' } },
     }),
   ],
 });

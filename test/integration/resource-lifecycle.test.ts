@@ -122,6 +122,22 @@ describe('resource lifecycle (rows 2, 3, 6, 10, 11)', () => {
     expect(taken.body.errors[0]).toMatchObject({ code: 'DuplicateField', duplicateValue: key });
   });
 
+  it('answers HEAD wherever GET reads a resource (RFC 9110 §9.1): the same status, no body', async () => {
+    const token = await tokenFor('view_test:demo');
+    const key = uniqueKey();
+    const { body: resource } = await create({ key, ...draftExample });
+    for (const path of [`/demo/resource/${resource.id}`, `/demo/resource/key=${key}`]) {
+      const answer = await call('HEAD', path, { token });
+      expect(answer.status, path).toBe(200);
+      expect(answer.body).toBeUndefined();
+      expect(answer.headers.get('x-correlation-id')).toBeTruthy();
+    }
+    const missing = await call('HEAD', `/demo/resource/key=${uniqueKey()}`, { token });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toBeUndefined();
+    expect((await call('HEAD', `/demo/resource/${resource.id}`)).status).toBe(401);
+  });
+
   it('tells a delete or an update by key that they take the id (only reads take key=<key>)', async () => {
     const token = await tokenFor();
     const key = uniqueKey();
