@@ -240,6 +240,9 @@ export class GenericResourceServiceStack extends Stack {
     const environment = {
       TABLE_NAME: table.tableName,
       TOKEN_ISSUER: baseUrl,
+      // The verifiers read the public keys at the execute-api address: it resolves as soon as the
+      // stack exists, before DNS points at a custom domain (the issuer then), and not through the WAF.
+      JWKS_URL: `${api.apiEndpoint}/oauth/jwks`,
       TOKEN_AUDIENCE: 'generic-resource-service',
       SIGNING_KEY_ARN: signingKeys.map((key) => key.keyArn).join(','),
       IMAGES_BUCKET: images.bucketName,

@@ -94,12 +94,12 @@ export const tokenSettings = () => ({
 
 /**
  * The verifier of the authorizer and of introspection. It needs public keys only: in AWS it reads
- * them from the issuer's JWKS endpoint over HTTPS (cached per instance, re-read for an unknown
- * `kid`), so neither function carries a KMS client (27 KB) nor needs a KMS permission; locally
- * from the key file.
+ * them from the API's JWKS endpoint over HTTPS (`JWKS_URL`; cached per instance, re-read for an
+ * unknown `kid`), so neither function carries a KMS client (27 KB) nor needs a KMS permission;
+ * locally from the key file.
  */
 export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
-  createTokenVerifier(config.signingKeyFile ? new FileSigningKeys(config.signingKeyFile) : undefined, tokenSettings()),
+  createTokenVerifier(config.signingKeyFile ? new FileSigningKeys(config.signingKeyFile) : undefined, { ...tokenSettings(), jwksUri: config.jwksUrl }),
 );
 
 // ---- Services (the use cases) ----------------------------------------------------------------

@@ -18,6 +18,14 @@ export const config = {
   get tokenAudience() {
     return required('TOKEN_AUDIENCE');
   },
+  /**
+   * Where the verifiers read the public keys: the API's own execute-api address in AWS, which
+   * resolves from the moment the stack exists — the issuer may be a custom domain DNS does not
+   * point at yet. The issuer's `/oauth/jwks` when unset.
+   */
+  get jwksUrl() {
+    return process.env.JWKS_URL || `${required('TOKEN_ISSUER')}/oauth/jwks`;
+  },
   /** KMS key (AWS) that signs tokens; unset in local mode. */
   get signingKeyArn() {
     return process.env.SIGNING_KEY_ARN;

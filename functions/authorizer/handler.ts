@@ -2,6 +2,7 @@ import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWith
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 import { clientStore, publishedKeysVerifier } from '../../shared/composition-root';
 import type { AuthorizerContext } from '../../shared/auth/principal';
+import { VerificationKeysUnavailableError } from '../../shared/auth/token-verifier';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
 import { logger } from '../../shared/observability/logger';
 
@@ -38,7 +39,9 @@ async function verdict(authorization: string | undefined): Promise<AuthorizerCon
   let claims;
   try {
     claims = await publishedKeysVerifier()(token);
-  } catch {
+  } catch (error) {
+    // No verdict when the keys could not be read: a failed invocation is not cached (token-verifier.ts).
+    if (error instanceof VerificationKeysUnavailableError) throw error;
     return refused('The access token is invalid or expired.');
   }
   const client = await clientStore().get(claims.client_id);

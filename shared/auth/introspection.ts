@@ -1,5 +1,6 @@
 import type { ApiClient, ClientStore } from '../store/client-store';
 import { projectOfScope } from './scopes';
+import { VerificationKeysUnavailableError } from './token-verifier';
 import { MAX_TOKEN_LENGTH, type AccessTokenClaims } from './tokens';
 
 /** RFC 7662 §2.2: what an introspection answers. */
@@ -55,7 +56,9 @@ export async function introspect(
   let claims: AccessTokenClaims;
   try {
     claims = await verify(token);
-  } catch {
+  } catch (error) {
+    // Keys that could not be read say nothing of the token: 503, not inactive.
+    if (error instanceof VerificationKeysUnavailableError) throw error;
     return INACTIVE;
   }
   if (!mayIntrospect(caller, claims)) return INACTIVE;

@@ -124,6 +124,14 @@ describe('token issuer with a custom domain', () => {
   it('is the execute-api URL without one', () => {
     expect(environmentOf(plain, 'IssueToken').TOKEN_ISSUER).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] });
   });
+
+  it('leaves the verifiers reading the keys at the execute-api address, which resolves before DNS points at the domain', () => {
+    for (const template of [configured.template, plain]) {
+      for (const name of ['Authorizer', 'IntrospectToken']) {
+        expect(environmentOf(template, name).JWKS_URL).toEqual({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^Api/), 'ApiEndpoint'] }, '/oauth/jwks']] });
+      }
+    }
+  });
 });
 
 describe('-c accessLog', () => {

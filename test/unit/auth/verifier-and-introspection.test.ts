@@ -2,7 +2,8 @@ import { createPublicKey, generateKeyPairSync, sign as signWithKey } from 'node:
 import { describe, expect, it } from 'vitest';
 import { introspect, mayIntrospect } from '../../../shared/auth/introspection';
 import { toPublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys';
-import { createTokenVerifier } from '../../../shared/auth/token-verifier';
+import { VerificationKeysUnavailableError, createTokenVerifier } from '../../../shared/auth/token-verifier';
+import { toApiError } from '../../../shared/http/errors';
 import { MAX_TOKEN_LENGTH, issueAccessToken } from '../../../shared/auth/tokens';
 import type { ApiClient } from '../../../shared/store/client-store';
 
@@ -95,5 +96,30 @@ describe('introspect (RFC 7662)', () => {
     expect(await introspect(token, verify, storeOf(client()), caller('c2', ['introspect_oauth_tokens:demo', 'introspect_oauth_tokens:shop']))).toMatchObject({ active: true });
     expect(mayIntrospect(caller('c2', ['introspect_oauth_tokens:demo']), { client_id: 'c1', scope: '' })).toBe(false);
     expect(mayIntrospect(caller('c1', []), { client_id: 'c1', scope: '' })).toBe(true);
+  });
+});
+
+describe('keys that cannot be read are no verdict on the token', () => {
+  // Nothing listens on port 1: the JWKS fetch fails as an endpoint that is down does.
+  const unreachable = createTokenVerifier(undefined, { ...SETTINGS, jwksUri: 'https://127.0.0.1:1/oauth/jwks' });
+  const caller = { clientId: 'c1', scopes: [], revokedAt: undefined } as unknown as ApiClient;
+
+  it('the verifier throws VerificationKeysUnavailableError (503 in the HTTP layer), not a refusal of the token', async () => {
+    const token = await signed({ scope: 'view_test:demo' });
+    await expect(unreachable(token)).rejects.toBeInstanceOf(VerificationKeysUnavailableError);
+    expect(toApiError(await unreachable(token).catch((error: unknown) => error))).toMatchObject({ statusCode: 503, errors: [{ code: 'OverCapacity' }] });
+  });
+
+  it('introspection fails instead of calling the token inactive', async () => {
+    const token = await signed({ scope: 'view_test:demo' });
+    await expect(introspect(token, unreachable, { get: async () => undefined }, caller)).rejects.toBeInstanceOf(VerificationKeysUnavailableError);
+  });
+
+  it('the verifier built from the JWKS address reads the keys there, not at the issuer', async () => {
+    // The issuer's host does not resolve (a custom domain before DNS points at it); the keys' address is what is asked.
+    const verifier = createTokenVerifier(undefined, { ...SETTINGS, issuer: 'https://api.not-yet-in-dns.invalid', jwksUri: 'https://127.0.0.1:1/oauth/jwks' });
+    const error = await verifier(await signed({ iss: 'https://api.not-yet-in-dns.invalid', scope: 'view_test:demo' })).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(VerificationKeysUnavailableError);
+    expect(String((error as Error).cause)).toContain('127.0.0.1:1');
   });
 });
