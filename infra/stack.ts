@@ -343,7 +343,7 @@ export class GenericResourceServiceStack extends Stack {
       requestLogGroups: [...endpointLambdas, notFoundLambda].map((fn) => fn.logGroup),
       alarmEmail: props.alarmEmail,
       concurrencyThreshold: props.concurrencyAlarmThreshold,
-      dashboardName: id,
+      stackName: id,
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });

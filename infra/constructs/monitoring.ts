@@ -21,8 +21,11 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 
-/** The namespace of the service's own metrics, all derived from log lines by metric filters. */
-export const METRICS_NAMESPACE = 'GenericResourceService';
+/**
+ * The namespace of a stack's own metrics, all derived from log lines by metric filters: the stack's
+ * name, so that two pairings in one account and region never count each other's requests.
+ */
+export const metricsNamespaceOf = (stackName: string) => stackName;
 
 /**
  * The metrics derived from every request line (shared/observability/logger.ts `requestLine`:
@@ -53,12 +56,12 @@ export const ALARM_THRESHOLDS = {
   apiP99LatencyMs: 2000,
   /** Lambda function errors (crashes, timeouts) in 5 minutes. */
   lambdaErrors: 5,
-  /** Throttled Lambda invocations in 5 minutes. */
-  lambdaThrottles: 1,
-  /** DynamoDB throttle events (reads plus writes) in 5 minutes. */
-  dynamoDbThrottles: 1,
-  /** DynamoDB system errors (HTTP 500 of DynamoDB itself) in 5 minutes. */
-  dynamoDbSystemErrors: 1,
+  /** Throttled Lambda invocations in 5 minutes: any (the alarms fire above the threshold). */
+  lambdaThrottles: 0,
+  /** DynamoDB throttle events (reads plus writes) in 5 minutes: any. */
+  dynamoDbThrottles: 0,
+  /** DynamoDB system errors (HTTP 500 of DynamoDB itself) in 5 minutes: any. */
+  dynamoDbSystemErrors: 0,
   /** Tokens the authorizer refused in 5 minutes. */
   authorizerRefusals: 200,
   /** Failed requests (4xx) at the token endpoint in 5 minutes: secrets being guessed, or a client with a stale secret. */
@@ -78,8 +81,8 @@ export interface MonitoringProps {
   concurrencyThreshold?: number;
   /** Where alarms are sent (an SNS topic with this e-mail subscribed); without it alarms only show in CloudWatch. */
   alarmEmail?: string;
-  /** Names the dashboard, e.g. `GenericResourceService-europe-west1-gcp`. */
-  dashboardName: string;
+  /** The stack's name, e.g. `GenericResourceService-europe-west1-gcp`: names the dashboard and the metrics' namespace. */
+  stackName: string;
 }
 
 /**
@@ -95,6 +98,7 @@ export class Monitoring extends Construct {
   constructor(scope: Construct, id: string, props: MonitoringProps) {
     super(scope, id);
     const period = Duration.minutes(5);
+    const namespace = metricsNamespaceOf(props.stackName);
 
     const requests = props.api.metricCount({ period, statistic: 'Sum' });
     const serverErrors = props.api.metricServerError({ period, statistic: 'Sum' });
@@ -110,15 +114,17 @@ export class Monitoring extends Construct {
     const p99Latency = props.api.metricLatency({ period, statistic: 'p99', label: 'API latency p99 (ms)' });
     // Per route, from the request lines (dashboard only: alarms cannot use SEARCH).
     const perRoute = (metricName: keyof typeof REQUEST_METRICS, statistic: string, label: string) =>
-      new MathExpression({ expression: `SEARCH('{${METRICS_NAMESPACE},route} MetricName="${metricName}"', '${statistic}', 300)`, period, label });
+      new MathExpression({ expression: `SEARCH('{"${namespace}",route} MetricName="${metricName}"', '${statistic}', 300)`, period, label });
 
     const lambda = (metricName: string, statistic: string) => new Metric({ namespace: 'AWS/Lambda', metricName, statistic, period });
     const lambdaErrors = lambda('Errors', 'Sum');
     const lambdaThrottles = lambda('Throttles', 'Sum');
     const concurrency = lambda('ConcurrentExecutions', 'Maximum');
 
+    // DynamoDB publishes these only when there is something to count, and an expression over a
+    // missing value has none: each operand is filled with 0, so one read throttle alone fires.
     const dynamoDbThrottles = new MathExpression({
-      expression: 'reads + writes',
+      expression: 'FILL(reads, 0) + FILL(writes, 0)',
       usingMetrics: {
         reads: props.table.metric('ReadThrottleEvents', { period, statistic: 'Sum' }),
         writes: props.table.metric('WriteThrottleEvents', { period, statistic: 'Sum' }),
@@ -126,11 +132,16 @@ export class Monitoring extends Construct {
       period,
       label: 'DynamoDB throttle events',
     });
-    const dynamoDbSystemErrors = props.table.metricSystemErrorsForOperations({
-      // The operations the stores use (shared/store/dynamodb/).
-      operations: [Operation.GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY, Operation.SCAN, Operation.TRANSACT_WRITE_ITEMS],
+    // The operations the stores send (shared/store/dynamodb/: Scan lists clients and bindings for the CLIs).
+    const operations = [Operation.GET_ITEM, Operation.BATCH_GET_ITEM, Operation.PUT_ITEM, Operation.UPDATE_ITEM, Operation.DELETE_ITEM, Operation.QUERY, Operation.SCAN, Operation.TRANSACT_WRITE_ITEMS];
+    const systemErrorsOf = Object.fromEntries(
+      operations.map((operation, index) => [`e${index}`, props.table.metric('SystemErrors', { dimensionsMap: { TableName: props.table.tableName, Operation: operation }, period, statistic: 'Sum' })]),
+    );
+    const dynamoDbSystemErrors = new MathExpression({
+      expression: Object.keys(systemErrorsOf).map((name) => `FILL(${name}, 0)`).join(' + '),
+      usingMetrics: systemErrorsOf,
       period,
-      statistic: 'Sum',
+      label: 'DynamoDB system errors',
     });
 
     // Metric filters cost nothing; the metrics they publish are priced like any custom metric.
@@ -139,7 +150,7 @@ export class Monitoring extends Construct {
         new MetricFilter(this, `${logGroup.node.id}${metricName}`, {
           logGroup,
           filterPattern: pattern,
-          metricNamespace: METRICS_NAMESPACE,
+          metricNamespace: namespace,
           metricName,
           metricValue: value,
           dimensions: { route: '$.route' },
@@ -151,14 +162,14 @@ export class Monitoring extends Construct {
       logGroup: props.authorizerLogGroup,
       // The authorizer logs each refusal at INFO as `token refused: <reason>` (functions/authorizer/handler.ts).
       filterPattern: FilterPattern.stringValue('$.msg', '=', `${AUTHORIZER_REFUSAL_MESSAGE}*`),
-      metricNamespace: METRICS_NAMESPACE,
+      metricNamespace: namespace,
       metricName: 'AuthorizerRefusals',
       metricValue: '1',
     });
-    const authorizerRefusals = new Metric({ namespace: METRICS_NAMESPACE, metricName: 'AuthorizerRefusals', statistic: 'Sum', period });
+    const authorizerRefusals = new Metric({ namespace, metricName: 'AuthorizerRefusals', statistic: 'Sum', period });
     // The request lines' 4xx of the token route (REQUEST_METRICS).
     const tokenFailures = new Metric({
-      namespace: METRICS_NAMESPACE,
+      namespace,
       metricName: 'ClientErrors',
       dimensionsMap: { route: 'POST /oauth/token' },
       statistic: 'Sum',
@@ -188,7 +199,7 @@ export class Monitoring extends Construct {
     alarm('TokenEndpointFailures', tokenFailures, ALARM_THRESHOLDS.tokenFailures, 'A burst of failed requests at POST /oauth/token.');
 
     if (props.alarmEmail) {
-      this.topic = new Topic(this, 'AlarmTopic', { displayName: `Alarms of ${props.dashboardName}`, enforceSSL: true });
+      this.topic = new Topic(this, 'AlarmTopic', { displayName: `Alarms of ${props.stackName}`, enforceSSL: true });
       this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
       Validations.of(this.topic).acknowledge({
         id: 'AwsSolutions-SNS2',
@@ -205,9 +216,9 @@ export class Monitoring extends Construct {
       props.functions.map((fn) => fn.metric(metricName, { period, statistic, label: fn.node.id }));
     const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
     new Dashboard(this, 'Dashboard', {
-      dashboardName: props.dashboardName,
+      dashboardName: props.stackName,
       widgets: [
-        [new TextWidget({ markdown: `# ${props.dashboardName}\nAlarms and what to do: README.md, "Alarms".`, width: 24, height: 2 })],
+        [new TextWidget({ markdown: `# ${props.stackName}\nAlarms and what to do: README.md, "Alarms".`, width: 24, height: 2 })],
         [
           graph('API requests and 5xx', [requests, serverErrors]),
           graph('API 5xx (% of requests)', [serverErrorPercent]),

@@ -1,16 +1,20 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ALARM_THRESHOLDS, METRICS_NAMESPACE, REQUEST_METRICS } from '../../infra/constructs/monitoring';
+import { ALARM_THRESHOLDS, REQUEST_METRICS, metricsNamespaceOf } from '../../infra/constructs/monitoring';
 import { endpoints, fallback } from '../../functions/endpoints';
 import { logger } from '../../shared/observability/logger';
 import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 
+const STACK_NAME = 'GenericResourceService-europe-west1-gcp';
+/** The stack's own metrics: a namespace per stack, so two pairings in one account never mix. */
+const METRICS_NAMESPACE = metricsNamespaceOf(STACK_NAME);
+
 const synth = (props: Partial<GenericResourceServiceStackProps> = {}) =>
   Template.fromStack(
     // Skip esbuild bundling: these tests check the template, not the bundles.
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'GenericResourceService-europe-west1-gcp', {
+    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), STACK_NAME, {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },
@@ -55,7 +59,8 @@ describe('alarms', () => {
 
   it('watch Lambda errors, throttles and concurrency (of the account and region)', () => {
     expect(alarmOn(plain, 'AWS/Lambda', 'Errors')).toMatchObject({ Statistic: 'Sum', Threshold: ALARM_THRESHOLDS.lambdaErrors });
-    expect(alarmOn(plain, 'AWS/Lambda', 'Throttles')).toMatchObject({ Statistic: 'Sum', Threshold: ALARM_THRESHOLDS.lambdaThrottles });
+    // "Any": above 0, so a single throttle fires.
+    expect(alarmOn(plain, 'AWS/Lambda', 'Throttles')).toMatchObject({ Statistic: 'Sum', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     expect(alarmOn(plain, 'AWS/Lambda', 'ConcurrentExecutions')).toMatchObject({ Statistic: 'Maximum', Threshold: 800 });
     expect(alarmOn(withEmail, 'AWS/Lambda', 'ConcurrentExecutions').Threshold).toBe(90);
   });
@@ -65,7 +70,14 @@ describe('alarms', () => {
     expect(throttles.Metrics.map((query: any) => query.MetricStat?.Metric.MetricName).filter(Boolean).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
     const systemErrors = alarmOn(plain, 'AWS/DynamoDB', 'SystemErrors');
     const operations = systemErrors.Metrics.flatMap((query: any) => query.MetricStat?.Metric.Dimensions ?? []).filter((d: any) => d.Name === 'Operation').map((d: any) => d.Value);
-    expect(operations.sort()).toEqual(['DeleteItem', 'GetItem', 'PutItem', 'Query', 'Scan', 'TransactWriteItems', 'UpdateItem']);
+    expect(operations.sort()).toEqual(['BatchGetItem', 'DeleteItem', 'GetItem', 'PutItem', 'Query', 'Scan', 'TransactWriteItems', 'UpdateItem']);
+    // Sparse metrics: each operand filled with 0, so one event alone makes a value (and fires).
+    for (const alarm of [throttles, systemErrors]) {
+      const expression = alarm.Metrics.find((query: any) => query.Expression).Expression as string;
+      const operands = alarm.Metrics.filter((query: any) => query.MetricStat).map((query: any) => query.Id);
+      expect(expression.split(' + ').sort()).toEqual(operands.map((id: string) => `FILL(${id}, 0)`).sort());
+      expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    }
   });
 
   it('count authorizer refusals from its log lines, and alarm on a burst of them', () => {
@@ -174,9 +186,9 @@ describe('the filters and the lines they read', () => {
 });
 
 describe('alarm count', () => {
-  it('use 17 metrics in all, the count README.md prices ($0.10 each a month)', () => {
+  it('use 18 metrics in all, the count README.md prices ($0.10 each a month)', () => {
     const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
-    expect(metrics).toBe(17);
+    expect(metrics).toBe(18);
   });
 
   it('treat no data as no incident (an idle service), and explain themselves', () => {
@@ -217,7 +229,7 @@ describe('dashboard', () => {
       expect(body).toContain(metric);
     }
     // Per route, from the request lines' metrics.
-    for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{${METRICS_NAMESPACE},route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
+    for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{[\\\\]*"${METRICS_NAMESPACE}[\\\\]*",route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
     const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention'));
     for (const fn of functions) expect(body, fn).toContain(fn);
   });
