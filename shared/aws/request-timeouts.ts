@@ -6,9 +6,11 @@
  * 4 attempts, ≈ 8 s at worst) and the stores then answer 503 `OverCapacity`, like a throttled call.
  * The timer stops at the answer's status line, not its body: 2 s is far beyond what DynamoDB and
  * KMS answer in (milliseconds), what an S3 PUT of the largest image (4.4 MB) takes within a region,
- * and when S3 starts answering a copy (at once, whatever its size). A retry it causes is rare, and
- * its one hazard, a conditional write that was applied but answered too late (its retry then finds
- * the new version: 409), is the same as after any retried 5xx.
+ * and when S3 starts answering a copy (at once, whatever its size). A write retried after a
+ * timeout may have been applied by the attempt that timed out: transactions are resent with the
+ * same ClientRequestToken, and every single-item write that could not bear being applied twice
+ * carries a write token (shared/store/dynamodb/write-tokens.ts), so each is applied, and answered,
+ * once.
  */
 export const REQUEST_HANDLER = {
   /** A TCP connection that is not open after this long is given up. */

@@ -21,6 +21,8 @@ export interface Observed {
 
 export interface InProcessGateway {
   send(method: string, url: string, json?: unknown): Promise<Observed>;
+  /** A request with a body of another type than JSON (an image). */
+  sendRaw(method: string, url: string, body: Buffer, contentType: string): Promise<Observed>;
   stop(): void;
 }
 
@@ -63,7 +65,7 @@ export async function startInProcessGateway(environment: Record<string, string> 
   );
   const gateway = await (await import('../../local/stack')).createLocalGateway();
 
-  const send = async (method: string, url: string, json?: unknown): Promise<Observed> => {
+  const sendRaw = async (method: string, url: string, body: Buffer, contentType?: string): Promise<Observed> => {
     const token = await tokenFor();
     calls = [];
     inputs = [];
@@ -71,16 +73,19 @@ export async function startInProcessGateway(environment: Record<string, string> 
     const answer = await gateway.answer({
       method,
       url,
-      headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: json === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(json)),
+      headers: { authorization: `Bearer ${token}`, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+      body,
     });
     return { answer, calls: [...calls], inputs: [...inputs], readUnits };
   };
+  const send = (method: string, url: string, json?: unknown) =>
+    json === undefined ? sendRaw(method, url, Buffer.alloc(0)) : sendRaw(method, url, Buffer.from(JSON.stringify(json)), 'application/json');
   // The authorizer reads the token's client once per cached verdict (300 s), not per request:
   // settle that verdict before counting the operations' own round trips.
   await send('GET', '/demo/resource/key=warm-up');
   return {
     send,
+    sendRaw,
     stop: () => {
       dynamoDb.middlewareStack.remove(name);
       for (const variable of Object.keys(environment)) delete process.env[variable];

@@ -8,6 +8,7 @@ import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '
 import { toResource } from './resource-items';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite } from './operations';
+import { newWriteToken } from './write-tokens';
 import { withRetries } from './retries';
 import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey, tombstoneKey } from './keys';
 import { TABLE_TTL_ATTRIBUTE } from './table-schema';
@@ -82,23 +83,27 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   /** One conditional UpdateItem: version check, change and increment in a single round trip. */
   private async setSomeProperty(projectKey: string, id: string, expectedVersion: number, someProperty: string) {
+    const token = newWriteToken();
     return conditionalWrite(async () => {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: resourceKey(projectKey, id),
-          UpdateExpression: 'SET someProperty = :someProperty, version = version + :one, lastModifiedAt = :now',
+          UpdateExpression: `SET someProperty = :someProperty, version = version + :one, lastModifiedAt = :now, ${token.set}`,
           // Writing an equal value is no change: the version stays (see the failure branch).
-          ConditionExpression:
-            'attribute_exists(pk) AND version = :expected AND (attribute_not_exists(someProperty) OR someProperty <> :someProperty)',
-          ExpressionAttributeValues: { ':someProperty': someProperty, ':one': 1, ':now': this.now(), ':expected': expectedVersion },
+          ConditionExpression: `attribute_exists(pk) AND version = :expected AND (attribute_not_exists(someProperty) OR someProperty <> :someProperty) AND ${token.condition}`,
+          ExpressionAttributeValues: { ':someProperty': someProperty, ':one': 1, ':now': this.now(), ':expected': expectedVersion, ...token.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
       return toResource(Attributes!);
-      // The condition failed only because someProperty already had that value, if the version matches.
-    }, (current) => checkVersion(current && toResource(current), id, expectedVersion));
+    }, (current) => {
+      // The SDK sent this write again after an attempt that was applied (write-tokens.ts).
+      if (token.appliedIn(current)) return toResource(current!);
+      // Otherwise the condition failed only because someProperty already had that value, if the version matches.
+      return checkVersion(current && toResource(current), id, expectedVersion);
+    });
   }
 
   /** A read, then one transaction that removes the resource, frees its key, counts it and leaves its tombstone. */
@@ -160,13 +165,14 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   /** Replaces the content of the resource that holds `draft.key`, one version up. */
   private async replaceContent(projectKey: string, id: string, draft: KeyedDraft): Promise<Resource> {
+    const token = newWriteToken();
     return conditionalWrite(async () => {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: resourceKey(projectKey, id),
-          UpdateExpression: 'SET objectTypeProperty = :content, version = version + :one, lastModifiedAt = :now',
-          ConditionExpression: `attribute_exists(pk) AND #key = :key${draft.expectedVersion === undefined ? '' : ' AND version = :expected'}`,
+          UpdateExpression: `SET objectTypeProperty = :content, version = version + :one, lastModifiedAt = :now, ${token.set}`,
+          ConditionExpression: `attribute_exists(pk) AND #key = :key${draft.expectedVersion === undefined ? '' : ' AND version = :expected'} AND ${token.condition}`,
           ExpressionAttributeNames: { '#key': 'key' },
           ExpressionAttributeValues: {
             ':content': draft.objectTypeProperty,
@@ -174,6 +180,7 @@ export class DynamoDbResourceStore implements ResourceStore {
             ':now': this.now(),
             ':key': draft.key,
             ...(draft.expectedVersion === undefined ? {} : { ':expected': draft.expectedVersion }),
+            ...token.values,
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -181,6 +188,8 @@ export class DynamoDbResourceStore implements ResourceStore {
       );
       return toResource(Attributes!);
     }, (current) => {
+      // The SDK sent this write again after an attempt that was applied (write-tokens.ts).
+      if (token.appliedIn(current)) return toResource(current!);
       // The key moved to another resource (or was freed) since we looked it up: look again.
       if (current?.key !== draft.key) throw new RetryableRace();
       throw new VersionConflictError(draft.expectedVersion, current.version as number);

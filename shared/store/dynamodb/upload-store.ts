@@ -1,8 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PendingUpload } from '../../domain/images/image-upload';
 import type { UploadStore } from '../upload-store';
-import { translateEngineError } from './errors';
-import { conditionalWrite } from './operations';
+import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
+import { withRetries } from './retries';
 import { projectPartition } from './keys';
 import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
@@ -66,15 +66,28 @@ export class DynamoDbUploadStore implements UploadStore {
     };
   }
 
+  /**
+   * Removes the record, once: a one-item transaction, not a conditional DeleteItem. Sent again
+   * after a timeout whose first attempt was applied, a DeleteItem finds nothing and the completion
+   * would throw the checked image away and answer 404; a transaction is resent with the same
+   * ClientRequestToken, which DynamoDB answers as the first (write-tokens.ts). Twice the write
+   * units, once per upload.
+   */
   async claim(projectKey: string, uploadId: string): Promise<boolean> {
-    return conditionalWrite(
-      async () => {
+    return withRetries(async () => {
+      try {
         await this.db.send(
-          new DeleteCommand({ TableName: this.tableName, Key: uploadKey(projectKey, uploadId), ConditionExpression: 'attribute_exists(pk)' }),
+          new TransactWriteCommand({
+            TransactItems: [{ Delete: { TableName: this.tableName, Key: uploadKey(projectKey, uploadId), ConditionExpression: 'attribute_exists(pk)' } }],
+          }),
         );
         return true;
-      },
-      () => false,
-    );
+      } catch (error) {
+        const reason = cancellationReasons(error)?.[0]?.code;
+        if (reason === 'ConditionalCheckFailed') return false; // claimed by another completion, or never started
+        if (reason === 'TransactionConflict') throw new RetryableRace(); // another completion is claiming it right now
+        return translateEngineError(error);
+      }
+    });
   }
 }

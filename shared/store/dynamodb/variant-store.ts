@@ -4,6 +4,7 @@ import type { Image, Variant } from '../../domain/images/variant';
 import type { VariantStore } from '../variant-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite } from './operations';
+import { newWriteToken } from './write-tokens';
 import { projectPartition } from './keys';
 import { withRetries } from './retries';
 
@@ -54,6 +55,7 @@ export class DynamoDbVariantStore implements VariantStore {
 
   /** Appends in one UpdateItem; undefined when the variant does not exist. */
   private async appendIfExists(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean) {
+    const token = newWriteToken();
     return conditionalWrite(
       async () => {
         const { Attributes } = await this.db.send(
@@ -61,11 +63,11 @@ export class DynamoDbVariantStore implements VariantStore {
             TableName: this.tableName,
             Key: variantKey(projectKey, id),
             UpdateExpression: publish
-              ? 'SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image)'
-              : 'SET stagedImages = list_append(stagedImages, :image)',
+              ? `SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image), ${token.set}`
+              : `SET stagedImages = list_append(stagedImages, :image), ${token.set}`,
             // With a sku given, the variant must carry that very sku (both name the same variant).
-            ConditionExpression: sku === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND sku = :sku',
-            ExpressionAttributeValues: { ':image': [image], ...(sku === undefined ? {} : { ':sku': sku }) },
+            ConditionExpression: `${sku === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND sku = :sku'} AND ${token.condition}`,
+            ExpressionAttributeValues: { ':image': [image], ...(sku === undefined ? {} : { ':sku': sku }), ...token.values },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -73,6 +75,8 @@ export class DynamoDbVariantStore implements VariantStore {
         return toVariant(Attributes!);
       },
       (current) => {
+        // The SDK sent this append again after an attempt that was applied: the image is there once (write-tokens.ts).
+        if (token.appliedIn(current)) return toVariant(current!);
         if (!current) return undefined;
         throw new InvalidOperationError(
           `Variant ${id} has ${current.sku === undefined ? 'no sku' : `the sku '${String(current.sku)}'`}, not '${sku}'.`,
