@@ -31,3 +31,14 @@ export function applyChanges(resource: Resource, changes: ResourceChanges, now: 
     lastModifiedAt: now,
   };
 }
+
+/**
+ * The time a write stamps as `lastModifiedAt`: now, or — when the resource already carries a time
+ * that is not earlier (another writer's clock ahead, or the same millisecond) — one millisecond
+ * after it, so that a later version never carries an earlier time and "modified since" reads
+ * (`where=lastModifiedAt > …`) miss no change.
+ */
+export function modificationTime(now: string, previous: string | undefined): string {
+  if (previous === undefined || now > previous) return now;
+  return new Date(Date.parse(previous) + 1).toISOString();
+}

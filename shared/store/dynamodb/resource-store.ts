@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentC
 import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '../../domain/errors';
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
-import { applyChanges, changesAlter, type ResourceChanges } from '../../domain/resource-changes';
+import { applyChanges, changesAlter, modificationTime, type ResourceChanges } from '../../domain/resource-changes';
 import { TOMBSTONE_LIFETIME_MS } from '../../domain/query/position-checkpoints';
 import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
@@ -50,6 +50,7 @@ export class DynamoDbResourceStore implements ResourceStore {
   }
 
   async writeByKey(projectKey: string, draft: KeyedDraft, options: WriteByKeyOptions) {
+    const clock = new ModificationClock(this.now);
     return withRetries(async () => {
       // Reading the key first costs a read when it turns out free; claiming it first, a cancelled
       // transaction when it turns out held (WriteByKeyOptions.expectHeld; docs/design.md, "Keys").
@@ -63,7 +64,7 @@ export class DynamoDbResourceStore implements ResourceStore {
           holderId = error.holderId; // held after all (or taken since it was read)
         }
       }
-      return { resource: await this.replaceContent(projectKey, holderId, draft), created: false };
+      return { resource: await this.replaceContent(projectKey, holderId, draft, clock), created: false };
     });
   }
 
@@ -78,11 +79,12 @@ export class DynamoDbResourceStore implements ResourceStore {
   async update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource> {
     if (changes.key !== undefined) return withRetries(() => this.updateWithKey(projectKey, id, expectedVersion, changes));
     if (changes.someProperty === undefined) return this.unchanged(projectKey, id, expectedVersion);
-    return withRetries(() => this.setSomeProperty(projectKey, id, expectedVersion, changes.someProperty!));
+    const clock = new ModificationClock(this.now);
+    return withRetries(() => this.setSomeProperty(projectKey, id, expectedVersion, changes.someProperty!, clock));
   }
 
   /** One conditional UpdateItem: version check, change and increment in a single round trip. */
-  private async setSomeProperty(projectKey: string, id: string, expectedVersion: number, someProperty: string) {
+  private async setSomeProperty(projectKey: string, id: string, expectedVersion: number, someProperty: string, clock = new ModificationClock(this.now)) {
     const token = newWriteToken();
     return conditionalWrite(async () => {
       const { Attributes } = await this.db.send(
@@ -91,8 +93,8 @@ export class DynamoDbResourceStore implements ResourceStore {
           Key: resourceKey(projectKey, id),
           UpdateExpression: `SET someProperty = :someProperty, version = version + :one, lastModifiedAt = :now, ${token.set}`,
           // Writing an equal value is no change: the version stays (see the failure branch).
-          ConditionExpression: `attribute_exists(pk) AND version = :expected AND (attribute_not_exists(someProperty) OR someProperty <> :someProperty) AND ${token.condition}`,
-          ExpressionAttributeValues: { ':someProperty': someProperty, ':one': 1, ':now': this.now(), ':expected': expectedVersion, ...token.values },
+          ConditionExpression: `attribute_exists(pk) AND version = :expected AND (attribute_not_exists(someProperty) OR someProperty <> :someProperty) AND ${token.condition} AND ${MODIFIED_BEFORE_NOW}`,
+          ExpressionAttributeValues: { ':someProperty': someProperty, ':one': 1, ':now': clock.next(), ':expected': expectedVersion, ...token.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -101,8 +103,10 @@ export class DynamoDbResourceStore implements ResourceStore {
     }, (current) => {
       // The SDK sent this write again after an attempt that was applied (write-tokens.ts).
       if (token.appliedIn(current)) return toResource(current!);
-      // Otherwise the condition failed only because someProperty already had that value, if the version matches.
-      return checkVersion(current && toResource(current), id, expectedVersion);
+      const resource = checkVersion(current && toResource(current), id, expectedVersion);
+      // The version matches: someProperty already had that value (no change), or the resource's time is not earlier than ours.
+      if (resource.someProperty === someProperty) return resource;
+      throw clock.retryAfter(resource.lastModifiedAt);
     });
   }
 
@@ -164,7 +168,7 @@ export class DynamoDbResourceStore implements ResourceStore {
   }
 
   /** Replaces the content of the resource that holds `draft.key`, one version up. */
-  private async replaceContent(projectKey: string, id: string, draft: KeyedDraft): Promise<Resource> {
+  private async replaceContent(projectKey: string, id: string, draft: KeyedDraft, clock: ModificationClock): Promise<Resource> {
     const token = newWriteToken();
     return conditionalWrite(async () => {
       const { Attributes } = await this.db.send(
@@ -172,12 +176,12 @@ export class DynamoDbResourceStore implements ResourceStore {
           TableName: this.tableName,
           Key: resourceKey(projectKey, id),
           UpdateExpression: `SET objectTypeProperty = :content, version = version + :one, lastModifiedAt = :now, ${token.set}`,
-          ConditionExpression: `attribute_exists(pk) AND #key = :key${draft.expectedVersion === undefined ? '' : ' AND version = :expected'} AND ${token.condition}`,
+          ConditionExpression: `attribute_exists(pk) AND #key = :key${draft.expectedVersion === undefined ? '' : ' AND version = :expected'} AND ${token.condition} AND ${MODIFIED_BEFORE_NOW}`,
           ExpressionAttributeNames: { '#key': 'key' },
           ExpressionAttributeValues: {
             ':content': draft.objectTypeProperty,
             ':one': 1,
-            ':now': this.now(),
+            ':now': clock.next(),
             ':key': draft.key,
             ...(draft.expectedVersion === undefined ? {} : { ':expected': draft.expectedVersion }),
             ...token.values,
@@ -192,7 +196,11 @@ export class DynamoDbResourceStore implements ResourceStore {
       if (token.appliedIn(current)) return toResource(current!);
       // The key moved to another resource (or was freed) since we looked it up: look again.
       if (current?.key !== draft.key) throw new RetryableRace();
-      throw new VersionConflictError(draft.expectedVersion, current.version as number);
+      if (draft.expectedVersion !== undefined && current.version !== draft.expectedVersion) {
+        throw new VersionConflictError(draft.expectedVersion, current.version as number);
+      }
+      // Only the time failed: the resource carries one not earlier than ours.
+      throw clock.retryAfter(current.lastModifiedAt as string);
     });
   }
 
@@ -210,7 +218,7 @@ export class DynamoDbResourceStore implements ResourceStore {
     if (!changesAlter(current, changes)) return current;
     // setKey to the key the resource already holds, beside a real change: the key does not move.
     if ((changes.key ?? undefined) === current.key) return this.setSomeProperty(projectKey, id, expectedVersion, changes.someProperty!);
-    const next = applyChanges(current, changes, this.now());
+    const next = applyChanges(current, changes, modificationTime(this.now(), current.lastModifiedAt));
 
     await this.transact(
       [
@@ -313,4 +321,29 @@ function checkVersion(resource: Resource | undefined, id: string, expectedVersio
 
 function toItem(projectKey: string, resource: Resource) {
   return { ...resourceKey(projectKey, resource.id), type: 'resource', ...resource };
+}
+
+/** Holds only while the resource's time is earlier than the write's (ModificationClock). */
+const MODIFIED_BEFORE_NOW = '(attribute_not_exists(lastModifiedAt) OR lastModifiedAt < :now)';
+
+/**
+ * The `lastModifiedAt` of a write sent without reading the resource first: now, and after a
+ * failure because the resource already carries a time that is not earlier (a concurrent writer,
+ * another function's clock ahead), one past that time (domain/resource-changes.ts,
+ * modificationTime) — so a later version never carries an earlier time.
+ */
+class ModificationClock {
+  private notBefore: string | undefined;
+
+  constructor(private readonly now: () => string) {}
+
+  next(): string {
+    return modificationTime(this.now(), this.notBefore);
+  }
+
+  /** The race to throw after a write found `previous` on the resource: the next attempt stamps a time after it. */
+  retryAfter(previous: string): RetryableRace {
+    this.notBefore = previous;
+    return new RetryableRace();
+  }
 }

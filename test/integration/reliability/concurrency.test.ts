@@ -102,6 +102,11 @@ describe('concurrent creates of one key make one resource', () => {
       expect(holders[0]!.id).toBe([...ids][0]);
       // Every success raised the version by exactly one.
       expect(holders[0]!.version).toBe(statuses.filter((status) => status < 300).length);
+      // And a later version never carries an earlier time: "modified since" reads miss no change.
+      const byVersion = answers.filter((answer) => answer.status < 300).map((answer) => answer.body).sort((a, b) => a.version - b.version);
+      for (let index = 1; index < byVersion.length; index++) {
+        expect(byVersion[index].lastModifiedAt > byVersion[index - 1].lastModifiedAt, JSON.stringify(byVersion.map((r) => [r.version, r.lastModifiedAt]))).toBe(true);
+      }
     });
   }
 });

@@ -8,7 +8,7 @@ import {
   updateActionSchemas,
   type UpdateAction,
 } from '../../../shared/domain/update-actions.js';
-import { applyChanges, changesAlter } from '../../../shared/domain/resource-changes.js';
+import { applyChanges, changesAlter, modificationTime } from '../../../shared/domain/resource-changes.js';
 import { arrayTestType, copy, exampleResourceUpdate } from './fixtures.js';
 
 const NOW = '2024-06-01T12:00:00.000Z';
@@ -228,5 +228,14 @@ describe('applyChanges', () => {
 
   it('produces a resource that still satisfies the stored-resource schema', () => {
     expect(ObjectTestType.safeParse(applyChanges(resource(), { key: null, someProperty: 'z' }, NOW)).success).toBe(true);
+  });
+});
+
+describe('modificationTime', () => {
+  it('is now when now is later than the resource\'s time, else one millisecond after that time', () => {
+    expect(modificationTime('2026-11-25T20:00:00.005Z', '2026-11-25T20:00:00.004Z')).toBe('2026-11-25T20:00:00.005Z');
+    expect(modificationTime('2026-11-25T20:00:00.004Z', '2026-11-25T20:00:00.004Z')).toBe('2026-11-25T20:00:00.005Z');
+    expect(modificationTime('2026-11-25T20:00:00.001Z', '2026-11-25T20:00:00.999Z')).toBe('2026-11-25T20:00:01.000Z');
+    expect(modificationTime('2026-11-25T20:00:00.001Z', undefined)).toBe('2026-11-25T20:00:00.001Z');
   });
 });
