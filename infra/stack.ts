@@ -255,10 +255,13 @@ export class GenericResourceServiceStack extends Stack {
     // source) need the edge secret to tell the viewer's address from the edge's.
     const edgeEnvironment = (declaration: FunctionDeclaration): Record<string, string> =>
       props.tokenRateLimit && declaration.permissions.includes('clients:countAttempts') ? { EDGE_SECRET: props.tokenRateLimit.edgeSecret } : {};
+    // The $default route catches CORS preflights before API Gateway's corsPreflight can answer them (functions/route-not-found).
+    const corsEnvironment = (declaration: FunctionDeclaration): Record<string, string> =>
+      declaration === fallback && props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {};
     const functionFor = (declaration: FunctionDeclaration) => {
       const fn = new EndpointFunction(this, pascalCase(declaration.name), {
         handler: declaration.name,
-        environment: { ...environment, ...edgeEnvironment(declaration) },
+        environment: { ...environment, ...edgeEnvironment(declaration), ...corsEnvironment(declaration) },
         filesBesideBundle: declaration.filesBesideBundle,
       });
       grantPermissions(fn, declaration.permissions, {
@@ -306,7 +309,7 @@ export class GenericResourceServiceStack extends Stack {
     });
     Validations.of(defaultRoute).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: '$default serves no data: it answers 404 NotFound or 405 MethodNotAllowed for paths outside the route table.',
+      reason: '$default serves no data: it answers 404 NotFound or 405 MethodNotAllowed for paths outside the route table, and CORS preflights (which need no token).',
     });
 
     const stage = api.defaultStage!.node.defaultChild as CfnStage;

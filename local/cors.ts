@@ -1,11 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
+import { allowedOrigin, CORS_POLICY, preflightAnswer, UPLOAD_CORS_POLICY, type CorsRequest } from '../shared/http/cors';
 
-/** What CORS reads of a request (the gateway's GatewayRequest has more). */
-interface CorsRequest {
-  method: string;
-  headers: Record<string, string | string[] | undefined>;
-}
 type Answer<R extends CorsRequest> = (request: R) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /**
@@ -16,15 +11,12 @@ type Answer<R extends CorsRequest> = (request: R) => Promise<APIGatewayProxyStru
  */
 export function withCors<R extends CorsRequest>(answer: Answer<R>, origins: readonly string[]): Answer<R> {
   if (origins.length === 0) return answer;
-  const allowedOrigin = (origin: string | undefined) => (origin && (origins.includes('*') ? '*' : origins.includes(origin) ? origin : undefined)) || undefined;
-
   return async (request) => {
-    const origin = header(request, 'origin');
-    const allowed = allowedOrigin(origin);
-    if (request.method.toUpperCase() === 'OPTIONS' && origin && header(request, 'access-control-request-method')) {
-      return { statusCode: 204, headers: allowed ? preflightHeaders(allowed) : { vary: 'Origin' } };
-    }
+    const preflight = preflightAnswer(origins, request);
+    if (preflight) return preflight;
     const result = await answer(request);
+    const origin = request.headers.origin;
+    const allowed = allowedOrigin(origins, Array.isArray(origin) ? origin.join(',') : origin);
     if (!allowed) return result;
     return {
       ...result,
@@ -36,21 +28,6 @@ export function withCors<R extends CorsRequest>(answer: Answer<R>, origins: read
       },
     };
   };
-}
-
-function preflightHeaders(origin: string): Record<string, string> {
-  return {
-    'access-control-allow-origin': origin,
-    'access-control-allow-methods': CORS_POLICY.allowMethods.join(','),
-    'access-control-allow-headers': CORS_POLICY.allowHeaders.join(','),
-    'access-control-max-age': String(CORS_POLICY.maxAgeSeconds),
-    vary: 'Origin',
-  };
-}
-
-function header(request: CorsRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(',') : value;
 }
 
 /** The images bucket's CORS rules for the S3 emulator (s3rver), the same rule the stack gives the bucket in AWS. */

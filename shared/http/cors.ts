@@ -32,3 +32,42 @@ export function parseCorsOrigins(value: string | undefined): string[] {
   }
   return origins;
 }
+
+/** What CORS reads of a request: its method and headers (names in lower case). */
+export interface CorsRequest {
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** The origin a request may be answered for, of those allowed; undefined when none. */
+export function allowedOrigin(origins: readonly string[], origin: string | undefined): string | undefined {
+  if (!origin) return undefined;
+  return origins.includes('*') ? '*' : origins.includes(origin) ? origin : undefined;
+}
+
+/**
+ * The answer to a CORS preflight (OPTIONS with Origin and Access-Control-Request-Method), as API
+ * Gateway gives it for `corsPreflight`: 204, with the allow headers when the origin is allowed.
+ * Undefined when the request is no preflight or no origin is configured.
+ */
+export function preflightAnswer(origins: readonly string[], request: CorsRequest): { statusCode: 204; headers: Record<string, string> } | undefined {
+  const origin = headerOf(request, 'origin');
+  if (origins.length === 0 || request.method.toUpperCase() !== 'OPTIONS' || !origin || !headerOf(request, 'access-control-request-method')) return undefined;
+  const allowed = allowedOrigin(origins, origin);
+  if (!allowed) return { statusCode: 204, headers: { vary: 'Origin' } };
+  return {
+    statusCode: 204,
+    headers: {
+      'access-control-allow-origin': allowed,
+      'access-control-allow-methods': CORS_POLICY.allowMethods.join(','),
+      'access-control-allow-headers': CORS_POLICY.allowHeaders.join(','),
+      'access-control-max-age': String(CORS_POLICY.maxAgeSeconds),
+      vary: 'Origin',
+    },
+  };
+}
+
+function headerOf(request: CorsRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(',') : value;
+}

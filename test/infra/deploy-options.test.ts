@@ -64,6 +64,12 @@ describe('-c corsOrigins', () => {
     });
   });
 
+  it('has the $default route\'s function answer preflights for those origins (the route catches them before corsPreflight)', () => {
+    expect(environmentOf(configured.template, 'RouteNotFound').CORS_ORIGINS).toBe(ORIGINS.join(','));
+    expect(environmentOf(configured.template, 'GetResource').CORS_ORIGINS).toBeUndefined();
+    expect(environmentOf(plain, 'RouteNotFound').CORS_ORIGINS).toBeUndefined();
+  });
+
   it('allows no origin when not given', () => {
     plain.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
     for (const bucket of Object.values(plain.findResources('AWS::S3::Bucket')) as any[]) expect(bucket.Properties.CorsConfiguration).toBeUndefined();
