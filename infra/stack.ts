@@ -155,7 +155,9 @@ export class GenericResourceServiceStack extends Stack {
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'image-uploads/',
       lifecycleRules: [{ expiration: Duration.days(PENDING_UPLOAD_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(PENDING_UPLOAD_DAYS) }],
-      removalPolicy: RemovalPolicy.DESTROY,
+      // Retained: CloudFormation cannot delete a bucket that holds objects, so an upload pending at
+      // `cdk destroy` would fail the deletion; the lifecycle empties it within a day.
+      removalPolicy: RemovalPolicy.RETAIN,
       // Browsers of the allowed origins PUT presigned uploads straight to this bucket.
       cors: props.corsOrigins?.length
         ? [
@@ -350,8 +352,9 @@ export class GenericResourceServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
-    new CfnOutput(this, 'TokenUrl', { value: `${api.apiEndpoint}/oauth/token`, description: 'OAuth 2.0 token endpoint' });
-    new CfnOutput(this, 'JwksUrl', { value: `${api.apiEndpoint}/oauth/jwks`, description: 'Public keys of the access tokens' });
+    // At the address clients use (the custom domain when there is one), as the tokens' issuer and discovery name it.
+    new CfnOutput(this, 'TokenUrl', { value: `${baseUrl}/oauth/token`, description: 'OAuth 2.0 token endpoint' });
+    new CfnOutput(this, 'JwksUrl', { value: `${baseUrl}/oauth/jwks`, description: 'Public keys of the access tokens' });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'ImagesBucketName', { value: images.bucketName });
     new CfnOutput(this, 'ImageBaseUrl', { value: `https://${imageDistribution.distributionDomainName}` });

@@ -125,6 +125,8 @@ describe('token issuer with a custom domain', () => {
     expect(environmentOf(configured.template, 'IssueToken').TOKEN_ISSUER).toBe('https://api.europe-west1.gcp.example.com');
     expect(environmentOf(configured.template, 'Authorizer').TOKEN_ISSUER).toBe('https://api.europe-west1.gcp.example.com');
     configured.template.hasOutput('AuthorizationServerMetadataUrl', { Value: 'https://api.europe-west1.gcp.example.com/.well-known/oauth-authorization-server' });
+    configured.template.hasOutput('TokenUrl', { Value: 'https://api.europe-west1.gcp.example.com/oauth/token' });
+    configured.template.hasOutput('JwksUrl', { Value: 'https://api.europe-west1.gcp.example.com/oauth/jwks' });
   });
 
   it('is the execute-api URL without one', () => {

@@ -260,6 +260,8 @@ describe('images bucket', () => {
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
       LifecycleConfiguration: { Rules: [expect.objectContaining({ ExpirationInDays: 1, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' })] },
     });
+    // Retained: a pending upload at `cdk destroy` would otherwise fail the deletion (a bucket with objects).
+    expect(uploads.DeletionPolicy).toBe('Retain');
     const distributions = JSON.stringify(template.findResources('AWS::CloudFront::Distribution'));
     expect(distributions).not.toContain(uploadsId);
     const uploadsPolicies = Object.values(template.findResources('AWS::S3::BucketPolicy')).filter((policy: any) => policy.Properties.Bucket.Ref === uploadsId);
