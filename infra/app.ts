@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { App, Stack } from 'aws-cdk-lib';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { TokenRateLimitAcl } from './constructs/token-rate-limit';
@@ -15,8 +14,8 @@ import { GenericResourceServiceStack } from './stack';
  * `-c signingKeys=<version>[,<version>…]` names the token signing keys, the signing one first (rotation);
  * `-c alarmEmail=<address>` sends the alarms there; `-c concurrencyAlarmThreshold=<n>` (default 800);
  * `-c waf=true` puts the API behind CloudFront with an AWS WAF per-source rate limit on `/oauth/*`
- * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), and
- * `-c edgeSecret=<random>` keeps the distribution's secret stable across deployments;
+ * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), with
+ * `-c edgeSecret=<random>`, the distribution's secret, the same on every deploy (required);
  * `-c lastModifiedIndex=true` adds the index that answers sorts and ranges on lastModifiedAt
  * (2 index write units per update, docs/design.md); `-c accessLog=true` turns on API Gateway's
  * access log (one more line per request, docs/performance.md).
@@ -37,6 +36,13 @@ const env = { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_
 const name = stackName(deployment.region, deployment.cloudProvider);
 
 const waf = context('waf') === 'true';
+const edgeSecret = context('edgeSecret');
+if (waf && !(edgeSecret && edgeSecret.length >= 16)) {
+  // One drawn at each synth would redeploy the token functions and the edge's function on every
+  // deploy, and between the two updates the brute-force brake would count the edge's addresses.
+  console.error('-c waf=true needs -c edgeSecret=<at least 16 random characters>, the same on every deploy (docs/security.md).');
+  process.exit(2);
+}
 // A CLOUDFRONT-scoped web ACL can only be created in us-east-1: its own stack, referenced across regions.
 const acl = waf
   ? new TokenRateLimitAcl(new Stack(app, `${name}-TokenRateLimit`, { env: { account: env.account, region: 'us-east-1' }, crossRegionReferences: true }), 'TokenRateLimit')
@@ -48,7 +54,7 @@ export const stack = new GenericResourceServiceStack(app, name, {
   signingKeyVersions: parseSigningKeyVersions(context('signingKeys')),
   alarmEmail: context('alarmEmail'),
   concurrencyAlarmThreshold: positiveInteger('concurrencyAlarmThreshold', context('concurrencyAlarmThreshold')),
-  tokenRateLimit: acl ? { webAclArn: acl.webAclArn, edgeSecret: context('edgeSecret') ?? randomBytes(24).toString('base64url') } : undefined,
+  tokenRateLimit: acl && edgeSecret ? { webAclArn: acl.webAclArn, edgeSecret } : undefined,
   crossRegionReferences: waf,
   env,
 });

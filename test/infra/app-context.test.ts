@@ -24,6 +24,14 @@ describe('npm run synth / deploy without naming the pairing', () => {
     expect(MISSING_PAIRING_MESSAGE).toContain('npm run deploy -- -c region=');
   });
 
+  it('-c waf=true without a stable -c edgeSecret: one line saying what to pass, exit 2', () => {
+    for (const edgeSecret of [undefined, 'short']) {
+      const run = runApp({ region: 'europe-west1', cloudProvider: 'gcp', waf: 'true', ...(edgeSecret ? { edgeSecret } : {}), 'aws:cdk:bundling-stacks': [] });
+      expect(run.status).toBe(2);
+      expect(run.stderr).toBe('-c waf=true needs -c edgeSecret=<at least 16 random characters>, the same on every deploy (docs/security.md).\n');
+    }
+  });
+
   it('with the pairing named, the app builds its stack', () => {
     const run = runApp({ region: 'europe-west1', cloudProvider: 'gcp', 'aws:cdk:bundling-stacks': [] });
     expect(run.stderr).not.toContain(MISSING_PAIRING_MESSAGE);
