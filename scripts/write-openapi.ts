@@ -16,7 +16,7 @@ import { serializeRouteKeys } from '../shared/http/route-table';
 const root = join(import.meta.dirname, '..');
 const written = {
   'openapi.json': serializeOpenApi(buildOpenApiDocument(endpoints, fallback)),
-  'functions/route-not-found/route-keys.json': serializeRouteKeys(endpoints),
+  'shared/http/contract/route-keys.json': serializeRouteKeys(endpoints),
   'shared/domain/resource-json-schema.json': `${JSON.stringify(deriveResourceJsonSchema(), null, 2)}\n`,
   ...Object.fromEntries(SHAPED_SCHEMAS.map(({ name }) => [shapeFile(name), shapeText(name)])),
 };

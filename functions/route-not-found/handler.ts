@@ -3,7 +3,7 @@ import { endpoint } from '../../shared/http/endpoint';
 import { methodNotAllowed, notFoundRoute } from '../../shared/http/errors';
 import { routeMatcher } from '../../shared/http/route-matcher';
 import { routeNotFound } from './endpoint';
-import routeKeys from './route-keys.json' with { type: 'json' };
+import routeKeys from '../../shared/http/contract/route-keys.json' with { type: 'json' };
 
 /**
  * The API's routes, as `npm run openapi` derives them from the endpoint declarations (a test keeps

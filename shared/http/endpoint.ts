@@ -11,6 +11,7 @@ import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
 import { jsonContentType } from './middleware/json-content-type';
 import { jsonDepthLimit } from './middleware/json-depth';
+import { literalPaths } from './middleware/literal-paths';
 import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
 import { QueryParameters } from './query-parameters';
@@ -44,6 +45,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     .use(correlationId())
     .use(observe())
     .use(errorResponder())
+    .use(literalPaths(routeOf))
     .use(authorize(routeOf));
   if (declaration.routes[0].body === 'json') {
     lambda

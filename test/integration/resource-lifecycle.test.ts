@@ -138,6 +138,24 @@ describe('resource lifecycle (rows 2, 3, 6, 10, 11)', () => {
     expect((await call('HEAD', `/demo/resource/${resource.id}`)).status).toBe(401);
   });
 
+  it('answers 405 with the path\'s methods when a literal path is asked with another method (not a resource named so)', async () => {
+    const token = await tokenFor();
+    const cases: [string, string, string][] = [
+      ['GET', '/demo/resource/images', 'POST'],
+      ['DELETE', '/demo/resource/namespace-action', 'POST, GET'],
+      ['POST', '/demo/resource/searchApiPattern', 'GET'],
+      ['HEAD', '/demo/resource/namespace-action-with-example', 'GET'],
+    ];
+    for (const [method, path, allowed] of cases) {
+      const answer = await call(method, path, { token, ...(method === 'POST' ? { json: { version: 1, actions: [] } } : {}) });
+      expect(answer.status, `${method} ${path}`).toBe(405);
+      expect(answer.headers.get('allow'), `${method} ${path}`).toBe(allowed);
+      if (method !== 'HEAD') expect(answer.body.errors[0].code).toBe('MethodNotAllowed');
+    }
+    // Whatever the token's scopes, as the $default route answers (a view-only token on a delete route: not 403).
+    expect((await call('DELETE', '/demo/resource/images', { token: await tokenFor('view_test:demo') })).status).toBe(405);
+  });
+
   it('tells a delete or an update by key that they take the id (only reads take key=<key>)', async () => {
     const token = await tokenFor();
     const key = uniqueKey();

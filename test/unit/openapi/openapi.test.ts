@@ -160,7 +160,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('the not-found fallback\'s route keys are committed up to date too (run `npm run openapi`)', () => {
-    const committed = readFileSync(new URL('../../../functions/route-not-found/route-keys.json', import.meta.url), 'utf8');
-    expect(committed === serializeRouteKeys(endpoints), 'functions/route-not-found/route-keys.json is stale: run `npm run openapi`').toBe(true);
+    const committed = readFileSync(new URL('../../../shared/http/contract/route-keys.json', import.meta.url), 'utf8');
+    expect(committed === serializeRouteKeys(endpoints), 'shared/http/contract/route-keys.json is stale: run `npm run openapi`').toBe(true);
   });
 });
