@@ -1,20 +1,8 @@
+import { apiPathOf } from '../../shared/http/api-paths';
 import { parseCorsOrigins, preflightAnswer } from '../../shared/http/cors';
 import { endpoint } from '../../shared/http/endpoint';
 import { methodNotAllowed, notFoundRoute } from '../../shared/http/errors';
-import { routeMatcher } from '../../shared/http/route-matcher';
 import { routeNotFound } from './endpoint';
-import routeKeys from '../../shared/http/contract/route-keys.json' with { type: 'json' };
-
-/**
- * The API's routes, as `npm run openapi` derives them from the endpoint declarations (a test keeps
- * the file fresh): only methods and paths, so this bundle carries no other endpoint.
- */
-const matchRoute = routeMatcher(
-  routeKeys.map((key) => {
-    const [method, path] = key.split(' ') as [string, string];
-    return { method, path };
-  }),
-);
 
 /**
  * API Gateway sends the `$default` route every request no route serves, CORS preflights included
@@ -27,9 +15,8 @@ const corsOrigins = parseCorsOrigins(process.env.CORS_ORIGINS);
 export const handler = endpoint(routeNotFound, async ({ method, rawPath, headers }) => {
   const preflight = preflightAnswer(corsOrigins, { method, headers });
   if (preflight) return preflight;
-  const match = matchRoute(method, rawPath);
-  if ('allowedMethods' in match && match.allowedMethods.length > 0) {
-    throw methodNotAllowed(method, rawPath, match.allowedMethods);
-  }
+  // The path's methods, as every other function answers a method its path does not serve (literal-paths.ts).
+  const path = apiPathOf(rawPath);
+  if (path) throw methodNotAllowed(method, rawPath, path.methods);
   throw notFoundRoute(method, rawPath);
 });

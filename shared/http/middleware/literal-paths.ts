@@ -1,18 +1,8 @@
 import type middy from '@middy/core';
-import routeKeys from '../contract/route-keys.json' with { type: 'json' };
 import type { ApiEvent } from '../api-types';
+import { apiPathOf } from '../api-paths';
 import { FALLBACK_PATH, type RouteDeclaration } from '../declaration';
 import { methodNotAllowed } from '../errors';
-import { routeMatcher } from '../route-matcher';
-
-/** The methods each path of the API serves (the route table, as `npm run openapi` writes it). */
-const methodsByPath = new Map<string, string[]>();
-for (const key of routeKeys) {
-  const [method, path] = key.split(' ') as [string, string];
-  methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), method]);
-}
-/** The most specific path of the API that a request path fits, whatever the method. */
-const pathOf = routeMatcher([...methodsByPath.keys()].map((path) => ({ method: '*', path })));
 
 /**
  * API Gateway serves a request by the most specific route of its method: a path that is literal
@@ -27,10 +17,8 @@ export function literalPaths(routeOf: (event: ApiEvent) => RouteDeclaration): mi
     before: ({ event }) => {
       const served = routeOf(event);
       if (served.path === FALLBACK_PATH) return; // `$default` answers these itself (and preflights first)
-      const match = pathOf('*', event.rawPath);
-      if ('route' in match && match.route.path !== served.path) {
-        throw methodNotAllowed(event.requestContext.http.method, event.rawPath, methodsByPath.get(match.route.path)!);
-      }
+      const path = apiPathOf(event.rawPath);
+      if (path && path.path !== served.path) throw methodNotAllowed(event.requestContext.http.method, event.rawPath, path.methods);
     },
   };
 }
