@@ -1,9 +1,9 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CommercetoolsMock } from '@labdigital/commercetools-mock';
 import { dynamoDb as documentClient } from '../shared/composition-root';
 import type { Resource } from '../shared/domain/resource';
 import { creationOrderedId } from '../shared/domain/resource-id';
-import { keySentinelKey, resourceKey, statsShardKey } from '../shared/store/dynamodb/keys';
+import { keySentinelKey, lastModifiedOrderKey, resourceKey, statsShardKey } from '../shared/store/dynamodb/keys';
 import type { LocalStack } from '../local/stack';
 
 /**
@@ -271,6 +271,11 @@ async function seedUpTo(tableName: string, ids: string[], size: number): Promise
       ExpressionAttributeValues: { ':type': 'stats', ':added': size - from },
     }),
   );
+  // Seeded resources were last modified long ago, which no write through the API can be: the
+  // recorded lastModifiedAt orders of the smaller project do not hold for the larger one.
+  for (const descending of [false, true]) {
+    await documentClient().send(new DeleteCommand({ TableName: tableName, Key: lastModifiedOrderKey(PROJECT, descending) }));
+  }
 }
 
 /** The same shapes against the labd mock's customers, on a port of its own. */

@@ -21,9 +21,25 @@ import {
   type Checkpoint,
   type RecordedCheckpoints,
 } from '../domain/query/position-checkpoints';
+import {
+  currentOrder,
+  INDEX_LAG_MARGIN_MS,
+  isUsable,
+  MAX_CHANGES_SINCE_RECORDING,
+  mayRecordAgain,
+  orderOfPass,
+  RECORD_AHEAD,
+  RECORDED_ORDER_FROM_OFFSET,
+  recordOrder,
+  tieGroupStart,
+  type CurrentOrder,
+  type IndexEntry,
+  type RecordedOrder,
+} from '../domain/query/last-modified-order';
 import type { Resource } from '../domain/resource';
 import type { QueryParameters } from '../domain/query-parameters';
-import type { ResourceQueryStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
+import type { PassedEntry } from '../domain/query/position-checkpoints';
+import type { LastModifiedRange, ResourceQueryStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
 
 /**
  * Queries of a project's resources (search is search-service.ts). DynamoDB cannot evaluate commercetools
@@ -39,7 +55,12 @@ export class ResourceQueryService {
     private readonly store: ResourceQueryStore,
     private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
     private readonly now: () => number = Date.now,
+    /** How far the `lastModifiedAt` index may lag (last-modified-order.ts). */
+    private readonly indexLagMs: number = INDEX_LAG_MARGIN_MS,
   ) {}
+
+  /** The recorded `lastModifiedAt` orders this function used last (any recording holds: it is brought up to date at each use). */
+  private readonly recordings = new RecentRecordings();
 
   /** Rows 1 and 12. */
   async query(projectKey: string, query: QueryParameters): Promise<Page<Resource>> {
@@ -83,7 +104,7 @@ export class ResourceQueryService {
     plan: QueryPlan,
     access: StoreAccess & { afterId?: string },
     page: PageRequest,
-    passed?: { observe: Skip['observe']; then: () => Promise<void> },
+    passed?: { observe: (entry: PassedEntry) => void; then: () => Promise<void> },
   ): Promise<Page<Resource>> {
     const { after, offset } = await this.passOffset(plan, access.streamOrder, page, TABLE_ORDER_FIELDS, TABLE_SKIP_FROM, (skip) =>
       this.store.skip(projectKey, access, { ...skip, ...(passed ? { observe: passed.observe } : {}) }),
@@ -171,7 +192,7 @@ export class ResourceQueryService {
   private async lastModifiedPage(projectKey: string, plan: QueryPlan, page: PageRequest): Promise<Page<Resource> | undefined> {
     const access = plan.lastModifiedAccess;
     if (!access || (page.withTotal && !access.bounded) || !this.store.scanByLastModified) return undefined;
-    const { bounded: _, streamOrder, ...range } = access;
+    const { bounded, streamOrder, ...range } = access;
     // A range alone, its page in id order (no sort given): the range's ids from the index keys,
     // then their resources in id order until the page is complete, not every resource of the range.
     const idOrder = plan.access(false).streamOrder;
@@ -180,18 +201,120 @@ export class ResourceQueryService {
       const resources = this.inIdOrder(projectKey, ids, page.offset + page.limit + 1 + RANGE_END_ENTRIES);
       return collectPage(resources, { ...plan, streamOrder: idOrder }, page, { budget: this.budget });
     }
-    const { after, offset } = await this.passOffset(plan, streamOrder, page, INDEX_ORDER_FIELDS, 1, (skip) =>
-      this.store.skipByLastModified?.(projectKey, range, skip),
-    );
-    const documents = this.store.scanByLastModified(projectKey, {
+    if (streamOrder && !bounded && !plan.filtered && !page.withTotal && page.offset >= RECORDED_ORDER_FROM_OFFSET) {
+      return this.deepPageByLastModified(projectKey, plan, page, { descending: range.descending, streamOrder });
+    }
+    return this.indexRangePage(projectKey, plan, page, { range, streamOrder, bounded });
+  }
+
+  /**
+   * A page of a range of the index (its order, when the first sort is on `lastModifiedAt`): the
+   * offset passed over on index entries when the plan lets the pass decide, then the page read from
+   * there.
+   */
+  private async indexRangePage(
+    projectKey: string,
+    plan: QueryPlan,
+    page: PageRequest,
+    { range, streamOrder, bounded }: { range: LastModifiedRange; streamOrder: DocumentComparator | undefined; bounded: boolean },
+  ): Promise<Page<Resource> | undefined> {
+    const { after, offset } = await this.passOffset(plan, streamOrder, page, INDEX_ORDER_FIELDS, 1, (skip) => this.store.skipByLastModified?.(projectKey, range, skip));
+    const documents = this.store.scanByLastModified?.(projectKey, {
       ...range,
       ...(after ? { after } : {}),
       // A page inside a range is still complete after one read.
-      firstReadSize: streamOrder && !page.withTotal ? offset + page.limit + 1 + (access.bounded ? RANGE_END_ENTRIES : 0) : FULL_READ_SIZE,
+      firstReadSize: streamOrder && !page.withTotal ? offset + page.limit + 1 + (bounded ? RANGE_END_ENTRIES : 0) : FULL_READ_SIZE,
     });
     if (!documents) return undefined;
     const answer = await collectPage(documents, { ...plan, streamOrder }, { ...page, offset }, { budget: this.budget });
     return { ...answer, offset: page.offset };
+  }
+
+  /**
+   * A deep page of the project's `lastModifiedAt` order, unfiltered (paging by offset through
+   * what changed last): from the order a pass recorded, brought up to date by what changed and
+   * was deleted since (two small reads: last-modified-order.ts), reading only the page; else from
+   * a pass over the offset and a few pages beyond it, which is recorded for the pages after it
+   * (docs/design.md, "Recorded lastModifiedAt orders").
+   */
+  private async deepPageByLastModified(
+    projectKey: string,
+    plan: QueryPlan,
+    page: PageRequest,
+    { descending, streamOrder }: { descending: boolean; streamOrder: DocumentComparator },
+  ): Promise<Page<Resource> | undefined> {
+    const now = this.now();
+    const recorded = await this.recordedOrderNow(projectKey, descending, now);
+    const passed = recorded.order ? undefined : await this.passAndRecord(projectKey, { descending, streamOrder, count: page.offset + page.limit + RECORD_AHEAD }, { now, replacing: recorded.latest });
+    const order = recorded.order ?? passed?.order;
+    if (!order) return undefined;
+    const { head, rest } = order;
+    if (page.offset >= head.length) {
+      const [answer] = await Promise.all([
+        this.indexRangePage(projectKey, plan, { ...page, offset: page.offset - head.length }, { range: { ...rest, descending }, streamOrder, bounded: false }),
+        passed?.recording,
+      ]);
+      return answer && { ...answer, offset: page.offset };
+    }
+    // The page starts with the group of entries that tie with the one at its offset: the sort orders the group.
+    const start = tieGroupStart(head, page.offset, streamOrder);
+    const documents = concat(
+      this.resourcesOf(projectKey, head.slice(start), page.offset - start + page.limit + 1, (resource, entry) => resource.lastModifiedAt === entry.lastModifiedAt),
+      this.store.scanByLastModified?.(projectKey, { ...rest, descending, firstReadSize: page.limit + 1 }) ?? [],
+    );
+    const [answer] = await Promise.all([
+      collectPage(documents, { ...plan, streamOrder }, { ...page, offset: page.offset - start }, { budget: this.budget }),
+      passed?.recording,
+    ]);
+    return { ...answer, offset: page.offset };
+  }
+
+  /**
+   * Passes over the first `count` entries of the order (keys only), and records them — unless a
+   * recording that no longer serves was made too recently to be replaced yet. The order is the one
+   * the pass read; the recording's write (`recording`) goes on beside the page's read.
+   */
+  private async passAndRecord(
+    projectKey: string,
+    { descending, streamOrder, count }: { descending: boolean; streamOrder: DocumentComparator; count: number },
+    { now, replacing }: { now: number; replacing: RecordedOrder | undefined },
+  ): Promise<{ order: CurrentOrder; recording: Promise<void> } | undefined> {
+    const entries: IndexEntry[] = [];
+    const skipped = await this.store.skipByLastModified?.(projectKey, { descending }, { count, matches: () => true, order: streamOrder, observe: (entry) => entries.push(entry) });
+    if (!skipped) return undefined;
+    const passed = entries.slice(0, skipped.passed);
+    const recording = mayRecordAgain(replacing, now) ? recordOrder(passed, { descending, now, lagMs: this.indexLagMs }) : undefined;
+    const write = async () => {
+      if (!recording || !this.store.recordLastModifiedOrder) return;
+      await this.store.recordLastModifiedOrder(projectKey, recording);
+      this.recordings.remember(projectKey, recording);
+    };
+    return { order: orderOfPass(passed, descending), recording: write() };
+  }
+
+  /**
+   * The recorded order of the direction as it stands now, from the recording this function used
+   * last (kept in memory: one read less) or else the stored one; no order when neither is usable
+   * or too much changed since. `latest` is the latest recording seen, if any.
+   */
+  private async recordedOrderNow(projectKey: string, descending: boolean, now: number): Promise<{ order?: CurrentOrder; latest?: RecordedOrder }> {
+    const remembered = this.recordings.get(projectKey, descending);
+    const fromMemory = remembered && isUsable(remembered, now) ? await this.orderNow(projectKey, remembered) : undefined;
+    if (fromMemory) return { order: fromMemory, latest: remembered };
+    const stored = await this.store.lastModifiedOrder?.(projectKey, descending);
+    if (!stored || stored.recordedAt === remembered?.recordedAt) return { latest: stored ?? remembered };
+    const order = isUsable(stored, now) ? await this.orderNow(projectKey, stored) : undefined;
+    if (order) this.recordings.remember(projectKey, stored);
+    return { ...(order ? { order } : {}), latest: stored };
+  }
+
+  /** A recorded order as it stands now, or undefined when too much changed since (more than a use reads). */
+  private async orderNow(projectKey: string, recorded: RecordedOrder): Promise<CurrentOrder | undefined> {
+    const [changes, deleted] = await Promise.all([
+      this.store.lastModifiedEntries?.(projectKey, { from: recorded.settledBefore, descending: recorded.descending }, MAX_CHANGES_SINCE_RECORDING),
+      this.store.deletesSince(projectKey, recorded.settledBefore),
+    ]);
+    return changes && deleted ? currentOrder(recorded, changes, new Set(deleted)) : undefined;
   }
 
   /**
@@ -208,12 +331,25 @@ export class ResourceQueryService {
       distinct.add(id);
     }
     const ordered = [...distinct].sort(); // code-unit order, as the id comparator's `<`
-    for (let start = 0, size = firstReadSize; start < ordered.length; start += size, size = Math.min(size * 2, FULL_READ_SIZE)) {
-      const chunk = ordered.slice(start, start + size);
-      const read = new Map((await this.store.getMany(projectKey, chunk)).map((resource) => [resource.id, resource]));
-      for (const id of chunk) {
-        const resource = read.get(id);
-        if (resource) yield resource;
+    yield* this.resourcesOf(projectKey, ordered.map((id) => ({ id })), firstReadSize);
+  }
+
+  /**
+   * The resources of `entries`, in their order, read a page and one more at first, twice as many
+   * each time after; those gone, or that `current` says are not the entry's any more, are left out.
+   */
+  private async *resourcesOf<Entry extends { id: string }>(
+    projectKey: string,
+    entries: readonly Entry[],
+    firstReadSize: number,
+    current: (resource: Resource, entry: Entry) => boolean = () => true,
+  ): AsyncIterable<Resource> {
+    for (let start = 0, size = firstReadSize; start < entries.length; start += size, size = Math.min(size * 2, FULL_READ_SIZE)) {
+      const chunk = entries.slice(start, start + size);
+      const read = new Map((await this.store.getMany(projectKey, chunk.map((entry) => entry.id))).map((resource) => [resource.id, resource]));
+      for (const entry of chunk) {
+        const resource = read.get(entry.id);
+        if (resource && current(resource, entry)) yield resource;
       }
     }
   }
@@ -287,6 +423,35 @@ const EXISTS_FIRST_INDEX_READ = RANGE_END_ENTRIES + 2;
 
 /** The first read of a scan that may read everything (it doubles up to the store's maximum). */
 export const FULL_READ_SIZE = 1_000;
+
+/**
+ * The last recorded orders used, a few projects' worth (≈100 KB each at most): a warm function
+ * starts a deep page without reading the recording again.
+ */
+class RecentRecordings {
+  private static readonly KEPT = 16;
+  private readonly byProject = new Map<string, RecordedOrder>();
+
+  get(projectKey: string, descending: boolean): RecordedOrder | undefined {
+    return this.byProject.get(RecentRecordings.keyOf(projectKey, descending));
+  }
+
+  remember(projectKey: string, recorded: RecordedOrder): void {
+    const key = RecentRecordings.keyOf(projectKey, recorded.descending);
+    this.byProject.delete(key); // re-inserted last: the map's order is the order of use
+    this.byProject.set(key, recorded);
+    if (this.byProject.size > RecentRecordings.KEPT) this.byProject.delete(this.byProject.keys().next().value!);
+  }
+
+  private static keyOf(projectKey: string, descending: boolean): string {
+    return `${descending ? 'desc' : 'asc'} ${projectKey}`;
+  }
+}
+
+/** One stream after the other (the second is read only if the first does not end the reading). */
+async function* concat<T>(...streams: (AsyncIterable<T> | Iterable<T>)[]): AsyncIterable<T> {
+  for (const stream of streams) yield* stream;
+}
 
 /** A promise's outcome, kept until asked for (no unhandled rejection meanwhile). */
 async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {

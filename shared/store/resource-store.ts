@@ -1,4 +1,5 @@
-import type { RecordedCheckpoints } from '../domain/query/position-checkpoints';
+import type { IndexEntry, RecordedOrder } from '../domain/query/last-modified-order';
+import type { PassedEntry, RecordedCheckpoints } from '../domain/query/position-checkpoints';
 import type { ArrayTestType, Resource } from '../domain/resource';
 import type { ResourceChanges } from '../domain/resource-changes';
 
@@ -67,20 +68,30 @@ export interface ResourceQueryStore {
    * reading their keys only (a deep offset without materialising what it skips), and says where
    * `scan` resumes (`after`).
    */
-  skip(projectKey: string, range: ScanRange, skip: Skip): Promise<Skipped>;
+  skip(projectKey: string, range: ScanRange, skip: Skip<PassedEntry>): Promise<Skipped>;
   /**
    * The same over `scanByLastModified(range)`'s index entries, without re-reading their resources:
    * an index entry out of date (updated or deleted within the index's lag) counts as one passed
    * (docs/design.md). Undefined when the deployment has no index.
    */
-  skipByLastModified?(projectKey: string, range: LastModifiedRange, skip: Skip): Promise<Skipped> | undefined;
+  skipByLastModified?(projectKey: string, range: LastModifiedRange, skip: Skip<IndexEntry>): Promise<Skipped> | undefined;
+  /**
+   * The index entries in the range, in `lastModifiedAt` order, keys only (eventually consistent, as
+   * the index); undefined when there are more than `max`, or the deployment has no index.
+   */
+  lastModifiedEntries?(projectKey: string, range: LastModifiedRange, max: number): Promise<IndexEntry[] | undefined>;
+  /** The project's recorded `lastModifiedAt` order in one direction (last-modified-order.ts), read eventually consistently; none without the index. */
+  lastModifiedOrder?(projectKey: string, descending: boolean): Promise<RecordedOrder | undefined>;
+  /** Records an order, unless a later recording of the direction is there already. */
+  recordLastModifiedOrder?(projectKey: string, recorded: RecordedOrder): Promise<void>;
 }
 
 declare const streamPosition: unique symbol;
 /** Where a stream stands (the store's own key, opaque to its callers): a scan resumes right after it. */
 export type StreamPosition = { readonly [streamPosition]: true };
 
-export interface Skip {
+/** A pass over an offset; `Entry` is what it tells `observe` of each entry (PassedEntry on the table, IndexEntry on the index). */
+export interface Skip<Entry = unknown> {
   /** How many matching resources to pass over. */
   count: number;
   /**
@@ -94,8 +105,8 @@ export interface Skip {
    * read in full with the page.
    */
   order: (a: unknown, b: unknown) => number;
-  /** Table passes (`skip`) only: told every entry the pass reads, matching or not, in the stream's order. */
-  observe?: (entry: { id: string; createdAt: string }) => void;
+  /** Told every resource's entry the pass reads, matching or not, in the stream's order (and the one after the last passed, if read). */
+  observe?: (entry: Entry) => void;
 }
 
 export interface Skipped {

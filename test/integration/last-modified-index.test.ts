@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ensureTable } from '../../local/dynamodb-local';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { QueryBudget } from '../../shared/domain/query';
+import { MAX_CHANGES_SINCE_RECORDING, RECORDED_ORDER_FROM_OFFSET } from '../../shared/domain/query/last-modified-order';
 import { QueryParameters } from '../../shared/domain/query-parameters';
 import type { Resource } from '../../shared/domain/resource';
 import { ResourceQueryService } from '../../shared/services/query-service';
@@ -26,6 +28,8 @@ const TIES = 'lastmod-ties';
 const SIZES = { [SMALL]: 60, [LARGE]: 600 } as const;
 const BUDGET_ITEMS = 300;
 let gateway: InProcessGateway;
+let dynamoDb: DynamoDBDocumentClient;
+let tableName: string;
 let store: DynamoDbResourceStore;
 let queries: DynamoDbResourceQueryStore;
 /** The same queries without the index, on the evaluator path, with a budget that fits the project. */
@@ -34,8 +38,10 @@ let evaluator: ResourceQueryService;
 beforeAll(async () => {
   const endpoints = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8'));
   await ensureTable(endpoints.dynamoDbEndpoint, endpoints.tableName, { lastModifiedIndex: true });
-  gateway = await startInProcessGateway({ QUERY_BUDGET_ITEMS: String(BUDGET_ITEMS), LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME });
-  const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+  // No margin for the index's lag: DynamoDB Local updates it with the table, and the tests write and read at once.
+  gateway = await startInProcessGateway({ QUERY_BUDGET_ITEMS: String(BUDGET_ITEMS), LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_LAG_MS: '0' });
+  dynamoDb = (await import('../../shared/composition-root')).dynamoDb();
+  tableName = endpoints.tableName;
   store = new DynamoDbResourceStore(dynamoDb, endpoints.tableName);
   queries = new DynamoDbResourceQueryStore(dynamoDb, endpoints.tableName);
   evaluator = new ResourceQueryService(queries, new QueryBudget(10_000));
@@ -109,7 +115,8 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
 
   it('deep offsets pass over index entries without re-reading their resources: the evaluator\'s answer, about a page of read units', async () => {
     for (const direction of ['asc', 'desc']) {
-      for (const offset of [1, 40, 500, 590]) {
+      // From RECORDED_ORDER_FROM_OFFSET on, a page starts from a recorded order (below).
+      for (const offset of [1, 40, RECORDED_ORDER_FROM_OFFSET - 1]) {
         const { observed } = await both(LARGE, `sort=lastModifiedAt ${direction}&limit=20&offset=${offset}&withTotal=false`);
         expect(body(observed).offset).toBe(offset);
         // The pass over the offset (index entries only), the page's index entries, its resources.
@@ -119,8 +126,6 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
         expect(observed.readUnits).toBeLessThanOrEqual(23 + Math.ceil((offset * 0.1) / 4));
       }
     }
-    // Past the end: an empty page.
-    expect(body((await both(LARGE, 'sort=lastModifiedAt asc&limit=20&offset=600&withTotal=false')).observed).count).toBe(0);
   });
 
   it('a deep offset whose page starts inside a group of equal lastModifiedAt: the group is read whole and ordered by id', async () => {
@@ -217,6 +222,98 @@ describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
     const observed = await gateway.send('GET', `/${LARGE}/resource?sort=lastModifiedAt desc&limit=20`);
     expect(observed.answer.statusCode).toBe(400);
     expect(body(observed).errors[0].code).toBe('QueryTimedOut');
+  });
+});
+
+describe('recorded lastModifiedAt orders: deep pages without passing over the offset', () => {
+  const RECORDED = 'lastmod-recorded';
+  const deep = (direction: string, offset: number) => `sort=lastModifiedAt ${direction}&limit=20&offset=${offset}&withTotal=false`;
+  const updateSome = async (project: string, resources: Resource[]) => {
+    for (const resource of resources) {
+      const [current] = await queries.getMany(project, [resource.id]);
+      await store.update(project, current!.id, current!.version, { someProperty: `changed-${Date.now()}-${Math.random()}` });
+    }
+  };
+
+  beforeAll(async () => {
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let index = worker; index < 300; index += 8) await store.create(RECORDED, { objectTypeProperty: draftExample.objectTypeProperty });
+      }),
+    );
+  }, 60_000);
+
+  it('the first deep page passes over the offset and records it; the next read what changed since and the page, about a page of read units', async () => {
+    for (const direction of ['asc', 'desc']) {
+      const first = await both(RECORDED, deep(direction, 250));
+      // The recording (none yet), the pass over the offset and a few pages more, the page's resources
+      // and the recording written, side by side.
+      expect([...first.observed.calls].sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'PutItemCommand', 'QueryCommand']);
+      for (const offset of [250, 200, 270]) {
+        const { observed } = await both(RECORDED, deep(direction, offset));
+        // What changed since the recording (index) and the deletes since (tombstones), side by side; the page's resources.
+        expect(observed.calls).toEqual(['QueryCommand', 'QueryCommand', 'BatchGetItemCommand']);
+        // 21 resources and two small reads: the offset is not read.
+        expect(observed.readUnits).toBeLessThanOrEqual(23);
+        expect(body(observed).offset).toBe(offset);
+      }
+    }
+    // Past the end: an empty page.
+    expect(body((await both(RECORDED, deep('asc', 300))).observed).count).toBe(0);
+  });
+
+  it('after updates, creates and deletes since the recording, every page is the evaluator\'s', async () => {
+    for (const direction of ['asc', 'desc']) await both(RECORDED, deep(direction, 220));
+    const byModification = [...(await all(RECORDED))].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt) || a.id.localeCompare(b.id));
+    // Before the offset, on the pages, at the end of the order; deletes before and within the pages.
+    await updateSome(RECORDED, [byModification[3]!, byModification[150]!, byModification[230]!, byModification[291]!, byModification[299]!]);
+    for (const gone of [byModification[10]!, byModification[225]!, byModification[280]!]) await store.delete(RECORDED, gone.id);
+    for (let index = 0; index < 4; index++) await store.create(RECORDED, { objectTypeProperty: draftExample.objectTypeProperty });
+    for (const direction of ['asc', 'desc']) {
+      for (const offset of [200, 215, 240, 280, 296]) {
+        const { observed } = await both(RECORDED, deep(direction, offset));
+        expect(observed.calls).not.toContain('PutItemCommand');
+        // Past the recorded entries still there, the rest of the offset is passed over from their end: a few entries.
+        expect(observed.readUnits).toBeLessThanOrEqual(25);
+      }
+    }
+  });
+
+  it('another function reads the stored recording (each keeps the last ones it used in memory) and answers the same', async () => {
+    class PassCountingStore extends DynamoDbResourceQueryStore {
+      passes = 0;
+      override skipByLastModified(...args: Parameters<DynamoDbResourceQueryStore['skipByLastModified']>) {
+        this.passes++;
+        return super.skipByLastModified(...args);
+      }
+    }
+    const stored = new PassCountingStore(dynamoDb, tableName, LAST_MODIFIED_INDEX_NAME);
+    const elsewhere = new ResourceQueryService(stored, new QueryBudget(10_000), Date.now, 0);
+    for (const direction of ['asc', 'desc']) {
+      const search = deep(direction, 230);
+      expect((await elsewhere.query(RECORDED, parametersOf(search))).results).toEqual((await evaluator.query(RECORDED, parametersOf(search))).results);
+    }
+    expect(stored.passes).toBe(0);
+  });
+
+  it(`more than ${MAX_CHANGES_SINCE_RECORDING} changes since the recording: the page passes over the offset again (and does not record again within a minute)`, async () => {
+    const resources = await all(RECORDED);
+    await updateSome(RECORDED, resources.slice(0, MAX_CHANGES_SINCE_RECORDING + 1));
+    for (const direction of ['asc', 'desc']) {
+      const { observed } = await both(RECORDED, deep(direction, 210));
+      expect(observed.calls).not.toContain('PutItemCommand');
+    }
+  });
+
+  it('a deep page that starts inside a group of equal lastModifiedAt: the group is read whole and ordered by id', async () => {
+    const GROUPED = 'lastmod-recorded-ties';
+    let calls = 0;
+    // Groups of 7 resources written in one millisecond, long ago.
+    const grouped = new DynamoDbResourceStore(dynamoDb, tableName, () => new Date(Date.UTC(2026, 0, 1) + Math.floor(calls++ / 7)).toISOString());
+    for (let index = 0; index < 260; index++) await grouped.create(GROUPED, { objectTypeProperty: draftExample.objectTypeProperty });
+    for (const direction of ['asc', 'desc']) {
+      for (const offset of [203, 203, 210, 217, 240]) await both(GROUPED, `sort=lastModifiedAt ${direction}&limit=5&offset=${offset}&withTotal=false`);
+    }
   });
 });
 

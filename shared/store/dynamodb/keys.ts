@@ -11,6 +11,9 @@
  *   pk = PROJECT#<projectKey>   sk = CHECKPOINTS      position checkpoints of deep offsets: the id at
  *                                                     every hundredth position or so, the delete
  *                                                     count they hold for, the tombstones seen
+ *   pk = PROJECT#<projectKey>   sk = LAST_MODIFIED_ORDER#asc|desc   the start of the lastModifiedAt
+ *                                                     index's order as a deep page's pass read it
+ *                                                     (optional index only: last-modified-order.ts)
  *   pk = PROJECT#<projectKey>   sk = DELETED#<deletedAt>#<id>   a delete's tombstone, written in its
  *                                                     transaction, removed by the TTL after a day:
  *                                                     checkpoints are repaired from these
@@ -39,6 +42,10 @@ export const statsShardKey = (projectKey: string, shard: number) => ({
   sk: `${STATS_PREFIX}${String(shard).padStart(2, '0')}`,
 });
 export const checkpointsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: 'CHECKPOINTS' });
+export const lastModifiedOrderKey = (projectKey: string, descending: boolean) => ({
+  pk: projectPartition(projectKey),
+  sk: `LAST_MODIFIED_ORDER#${descending ? 'desc' : 'asc'}`,
+});
 export const TOMBSTONE_PREFIX = 'DELETED#';
 /** Sorts right after every `DELETED#…` key. */
 export const TOMBSTONE_RANGE_END = 'DELETED$';

@@ -8,7 +8,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { StoreUnavailableError } from '../../domain/errors';
 import type { Resource } from '../../domain/resource';
-import { MAX_REPAIRED_DELETES, type RecordedCheckpoints } from '../../domain/query/position-checkpoints';
+import type { IndexEntry, RecordedOrder } from '../../domain/query/last-modified-order';
+import { MAX_REPAIRED_DELETES, type PassedEntry, type RecordedCheckpoints } from '../../domain/query/position-checkpoints';
 import type { LastModifiedRange, ProjectStats, ResourceQueryStore, ScanRange, Skip, Skipped, StreamPosition } from '../resource-store';
 import { RESOURCE_FIELDS, toResource } from './resource-items';
 import { translateEngineError } from './errors';
@@ -16,6 +17,7 @@ import { conditionalWrite, itemsOf } from './operations';
 import {
   checkpointsKey,
   keySentinelKey,
+  lastModifiedOrderKey,
   legacyStatsKey,
   projectPartition,
   RESOURCE_PREFIX,
@@ -85,7 +87,7 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
    * read units, which follow the size of the items read, but nothing else of them travels or is
    * decoded).
    */
-  async skip(projectKey: string, range: ScanRange, skip: Skip): Promise<Skipped> {
+  async skip(projectKey: string, range: ScanRange, skip: Skip<PassedEntry>): Promise<Skipped> {
     const keys = { ProjectionExpression: '#pk, #sk, #createdAt', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#createdAt': 'createdAt' } };
     return passOver(
       (ExclusiveStartKey, Limit) =>
@@ -132,17 +134,71 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
   }
 
   /** The index entries only (KEYS_ONLY: keys and `lastModifiedAt`), none of their resources re-read. */
-  skipByLastModified(projectKey: string, range: LastModifiedRange, skip: Skip): Promise<Skipped> | undefined {
+  skipByLastModified(projectKey: string, range: LastModifiedRange, skip: Skip<IndexEntry>): Promise<Skipped> | undefined {
     if (!this.lastModifiedIndex) return undefined;
     const query = this.lastModifiedRange(projectKey, this.lastModifiedIndex, range);
     if (query === EMPTY) return Promise.resolve({ passed: 0 });
     return passOver(
       (ExclusiveStartKey, Limit) => this.db.send(new QueryCommand({ ...query, ExclusiveStartKey, Limit })).catch(translateEngineError),
       // Only resources count (other items of the project may carry a lastModifiedAt too).
-      (entry) => (isResourceEntry(entry) ? { id: idOf(entry), lastModifiedAt: entry[LAST_MODIFIED_INDEX_SORT_KEY] } : undefined),
+      (entry) => {
+        if (!isResourceEntry(entry)) return undefined;
+        const fields = indexEntryOf(entry);
+        skip.observe?.(fields);
+        return fields;
+      },
       (entry) => ({ pk: entry.pk, sk: entry.sk, [LAST_MODIFIED_INDEX_SORT_KEY]: entry[LAST_MODIFIED_INDEX_SORT_KEY] }),
       range.after as Key | undefined,
       skip,
+    );
+  }
+
+  async lastModifiedEntries(projectKey: string, range: LastModifiedRange, max: number): Promise<IndexEntry[] | undefined> {
+    if (!this.lastModifiedIndex) return undefined;
+    const query = this.lastModifiedRange(projectKey, this.lastModifiedIndex, range);
+    if (query === EMPTY) return [];
+    const entries: IndexEntry[] = [];
+    for await (const item of itemsOf((ExclusiveStartKey) => this.db.send(new QueryCommand({ ...query, ExclusiveStartKey, Limit: max + 1 })))) {
+      if (!isResourceEntry(item)) continue;
+      entries.push(indexEntryOf(item));
+      if (entries.length > max) return undefined;
+    }
+    return entries;
+  }
+
+  async lastModifiedOrder(projectKey: string, descending: boolean): Promise<RecordedOrder | undefined> {
+    if (!this.lastModifiedIndex) return undefined; // none is ever recorded: no read
+    // Eventually consistent is enough: any recording holds, brought up to date by what changed since it.
+    const { Item } = await this.db
+      .send(new GetCommand({ TableName: this.tableName, Key: lastModifiedOrderKey(projectKey, descending) }))
+      .catch(translateEngineError);
+    if (!Item) return undefined;
+    const entries = (Item.entries as string).split('\n').map((line) => {
+      const space = line.indexOf(' ');
+      return { lastModifiedAt: line.slice(0, space), id: line.slice(space + 1) };
+    });
+    return { descending, recordedAt: Item.recordedAt as string, settledBefore: Item.settledBefore as string, entries };
+  }
+
+  async recordLastModifiedOrder(projectKey: string, recorded: RecordedOrder): Promise<void> {
+    await conditionalWrite(
+      () =>
+        this.db.send(
+          new PutCommand({
+            TableName: this.tableName,
+            Item: {
+              ...lastModifiedOrderKey(projectKey, recorded.descending),
+              type: 'lastModifiedOrder',
+              recordedAt: recorded.recordedAt,
+              settledBefore: recorded.settledBefore,
+              // One string (`<lastModifiedAt> <id>` a line) rather than a list: ≈65 bytes an entry, one value to decode.
+              entries: recorded.entries.map((entry) => `${entry.lastModifiedAt} ${entry.id}`).join('\n'),
+            },
+            ConditionExpression: 'attribute_not_exists(recordedAt) OR recordedAt < :recordedAt',
+            ExpressionAttributeValues: { ':recordedAt': recorded.recordedAt },
+          }),
+        ),
+      () => undefined, // a later recording is there: keep it
     );
   }
 
@@ -325,6 +381,7 @@ type Key = Record<string, unknown>;
 /** Index entries of resources: other items of the project may carry a lastModifiedAt too (row 9's document). */
 const isResourceEntry = (entry: Record<string, unknown>) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX);
 const idOf = (entry: Record<string, unknown>) => (entry.sk as string).slice(RESOURCE_PREFIX.length);
+const indexEntryOf = (entry: Record<string, unknown>): IndexEntry => ({ id: idOf(entry), lastModifiedAt: entry[LAST_MODIFIED_INDEX_SORT_KEY] as string });
 
 /**
  * Passes over the first `skip.count` matching entries of a keys-only Query, each read asking for
@@ -335,15 +392,15 @@ const idOf = (entry: Record<string, unknown>) => (entry.sk as string).slice(RESO
  */
 async function passOver(
   read: (exclusiveStartKey: Key | undefined, limit: number) => Promise<{ Items?: Record<string, unknown>[]; LastEvaluatedKey?: Key }>,
-  orderFields: (entry: Record<string, unknown>) => Record<string, unknown> | undefined,
+  orderFields: (entry: Record<string, unknown>) => object | undefined,
   positionOf: (entry: Record<string, unknown>) => Key,
   startAfter: Key | undefined,
-  skip: Skip,
+  skip: Omit<Skip, 'observe'>,
 ): Promise<Skipped> {
   let passed = 0;
   let position = startAfter;
   // The trailing run of entries that tie in the stream's order: its first, the matches in it, and the position before it.
-  let run: { first: Record<string, unknown>; matches: number; before: Key | undefined } | undefined;
+  let run: { first: object; matches: number; before: Key | undefined } | undefined;
   // Whether the entry after the last one passed ties with it; undefined while unseen.
   let tiesAhead: boolean | undefined;
   let exclusiveStartKey = startAfter;
