@@ -1,14 +1,14 @@
-import { BatchWriteCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CommercetoolsMock } from '@labdigital/commercetools-mock';
 import { dynamoDb as documentClient } from '../shared/composition-root';
 import type { Resource } from '../shared/domain/resource';
 import { creationOrderedId } from '../shared/domain/resource-id';
-import { keySentinelKey, lastModifiedOrderKey, resourceKey, statsShardKey } from '../shared/store/dynamodb/keys';
+import { keySentinelKey, resourceKey, statsShardKey } from '../shared/store/dynamodb/keys';
 import type { LocalStack } from '../local/stack';
 
 /**
- * Queries at scale: one project grown to each size (1k, 10k, 100k resources, batch-written
- * straight into DynamoDB Local), and per size the shapes of the query-at-scale issue, each
+ * Queries at scale: a project of each size (1k, 10k, 100k resources, batch-written straight
+ * into DynamoDB Local), and per size the shapes of the query-at-scale issue, each
  * measured side by side with a GET by key of the same project — alternating, several rounds — as
  * p50, p95, their p50 ratio to the GET by key, and DynamoDB's read units per request. The same
  * shapes run against @labdigital/commercetools-mock (in memory) at 10k on its `customers`
@@ -22,7 +22,9 @@ export const QUERY_AT_SCALE_SIZES = (process.env.QUERY_AT_SCALE_SIZES ?? '1000,1
 const MOCK_SIZE = 10_000;
 const ROUNDS = Number(process.env.QUERY_AT_SCALE_ROUNDS ?? 4);
 const PER_ROUND = 3;
+/** The mock's project; ours are one per size, seeded from empty (a project grown from a smaller one would keep what its first calls recorded). */
 const PROJECT = 'bench';
+export const scaleProjectOf = (size: number) => `bench-${size}`;
 /** Seeded resources are created one second apart, from here on. */
 const SEED_EPOCH = Date.UTC(2025, 0, 1);
 
@@ -51,9 +53,9 @@ interface Shape {
   afterDeletes?: true;
 }
 
-/** How many resources a shape `afterDeletes` deletes first, each size: before offset 500 from the start. */
+/** How many resources a shape `afterDeletes` deletes first, from the 100th on: before offset 500 from the start. */
 const DELETES_BEFORE_SHAPE = 3;
-const firstDeleted = (sizeIndex: number) => 100 + sizeIndex * DELETES_BEFORE_SHAPE;
+const FIRST_DELETED = 100;
 
 const at = (index: number) => new Date(SEED_EPOCH + index * 1000).toISOString();
 const keyOf = (index: number) => `k-${String(index).padStart(6, '0')}`;
@@ -123,9 +125,7 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
 }
 
 export async function queryAtScale(stack: LocalStack, token: string) {
-  const ids: string[] = [];
   const headers = { authorization: `Bearer ${token}` };
-  const ourShapes = shapes({ ours: (index) => ids[index]!, mock: () => '' });
   const bySize: Record<string, Record<string, ShapeFigures>> = {};
   let readUnits = 0;
   documentClient().middlewareStack.add(
@@ -143,9 +143,11 @@ export async function queryAtScale(stack: LocalStack, token: string) {
   try {
     for (const size of QUERY_AT_SCALE_SIZES) {
       console.log(`… seeding ${size} resources`);
-      await seedUpTo(stack.tableName, ids, size);
+      const project = scaleProjectOf(size);
+      const ids = await seed(stack.tableName, project, size);
+      const ourShapes = shapes({ ours: (index) => ids[index]!, mock: () => '' });
       const request = (path: string, method = 'GET') => async () => {
-        const response = await fetch(`${stack.url}/${PROJECT}/resource${path}`, { method, headers });
+        const response = await fetch(`${stack.url}/${project}/resource${path}`, { method, headers });
         await response.arrayBuffer();
         return response.status;
       };
@@ -156,10 +158,9 @@ export async function queryAtScale(stack: LocalStack, token: string) {
       bySize[String(size)] = {};
       for (const shape of ourShapes) {
         if (shape.afterDeletes) {
-          // Resources no other shape names (every size deletes others), through the API as a client would.
-          const sizeIndex = QUERY_AT_SCALE_SIZES.indexOf(size);
-          for (let index = firstDeleted(sizeIndex); index < firstDeleted(sizeIndex + 1); index++) {
-            const response = await fetch(`${stack.url}/${PROJECT}/resource/${ids[index]!}?version=1`, { method: 'DELETE', headers });
+          // Resources no other shape names, through the API as a client would.
+          for (let index = FIRST_DELETED; index < FIRST_DELETED + DELETES_BEFORE_SHAPE; index++) {
+            const response = await fetch(`${stack.url}/${project}/resource/${ids[index]!}?version=1`, { method: 'DELETE', headers });
             if (response.status !== 200) throw new Error(`DELETE of the ${index}th resource: ${response.status}`);
           }
         }
@@ -182,9 +183,9 @@ export async function queryAtScale(stack: LocalStack, token: string) {
     documentClient().middlewareStack.remove('queryAtScaleReadUnits');
   }
   console.log(`… the labd mock at ${MOCK_SIZE} customers`);
-  const mock = await mockFigures(ourShapes.length);
+  const mock = await mockFigures(shapes({ ours: () => '', mock: () => '' }).length);
   return {
-    project: PROJECT,
+    projects: Object.fromEntries(QUERY_AT_SCALE_SIZES.map((size) => [String(size), scaleProjectOf(size)])),
     sizes: QUERY_AT_SCALE_SIZES,
     lastModifiedIndex: LAST_MODIFIED_INDEX,
     method: `${ROUNDS} rounds of ${PER_ROUND} calls of the shape and ${PER_ROUND} GETs by key, alternating; read units of the first call (ConsumedCapacity), and of the second when fewer (readUnitsAgain, with firstCallMs)`,
@@ -221,13 +222,14 @@ function quantile(values: number[], q: number): number {
 const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 /**
- * Grows the project to `size` resources with BatchWriteItem (resources and key sentinels, as the
- * store writes them), then adds them to a counter shard: seeding, not the API's create path.
+ * Seeds a project of `size` resources with BatchWriteItem (resources and key sentinels, as the
+ * store writes them), then counts them in a counter shard: seeding, not the API's create path.
+ * Their ids, in creation order.
  */
-async function seedUpTo(tableName: string, ids: string[], size: number): Promise<void> {
-  const from = ids.length;
+async function seed(tableName: string, project: string, size: number): Promise<string[]> {
+  const ids: string[] = [];
   const writes: Record<string, unknown>[] = [];
-  for (let index = from; index < size; index++) {
+  for (let index = 0; index < size; index++) {
     const createdAt = at(index);
     const resource: Resource = {
       id: creationOrderedId(createdAt),
@@ -245,8 +247,8 @@ async function seedUpTo(tableName: string, ids: string[], size: number): Promise
       },
     };
     ids.push(resource.id);
-    writes.push({ ...resourceKey(PROJECT, resource.id), type: 'resource', ...resource });
-    writes.push({ ...keySentinelKey(PROJECT, resource.key!), type: 'resource-key', resourceId: resource.id });
+    writes.push({ ...resourceKey(project, resource.id), type: 'resource', ...resource });
+    writes.push({ ...keySentinelKey(project, resource.key!), type: 'resource-key', resourceId: resource.id });
   }
   let next = 0;
   await Promise.all(
@@ -265,17 +267,13 @@ async function seedUpTo(tableName: string, ids: string[], size: number): Promise
   await documentClient().send(
     new UpdateCommand({
       TableName: tableName,
-      Key: statsShardKey(PROJECT, 0),
+      Key: statsShardKey(project, 0),
       UpdateExpression: 'SET #type = :type ADD resources :added',
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'stats', ':added': size - from },
+      ExpressionAttributeValues: { ':type': 'stats', ':added': size },
     }),
   );
-  // Seeded resources were last modified long ago, which no write through the API can be: the
-  // recorded lastModifiedAt orders of the smaller project do not hold for the larger one.
-  for (const descending of [false, true]) {
-    await documentClient().send(new DeleteCommand({ TableName: tableName, Key: lastModifiedOrderKey(PROJECT, descending) }));
-  }
+  return ids;
 }
 
 /** The same shapes against the labd mock's customers, on a port of its own. */

@@ -7,7 +7,7 @@ import { measureBundles } from './bundles';
 import { costPerMillion } from './cost';
 import { api, type InvocationContext } from './function-invocations';
 import { localOverhead } from './local-overhead';
-import { queryAtScale } from './query-at-scale';
+import { QUERY_AT_SCALE_SIZES, queryAtScale, scaleProjectOf } from './query-at-scale';
 import { printQueryAtScale } from './query-at-scale-table';
 import { throughput } from './throughput';
 
@@ -46,7 +46,7 @@ const stack = await startLocalStack({
   port: 18_181,
   host: '127.0.0.1',
   dataDir,
-  devClient: { ...client, projectKeys: [project] },
+  devClient: { ...client, projectKeys: [project, ...QUERY_AT_SCALE_SIZES.map(scaleProjectOf)] },
   onProgress: (step) => console.log(`… ${step}`),
 });
 

@@ -287,7 +287,7 @@ export class ResourceQueryService {
     const write = async () => {
       if (!recording || !this.store.recordLastModifiedOrder) return;
       await this.store.recordLastModifiedOrder(projectKey, recording);
-      this.recordings.remember(projectKey, recording);
+      this.recordings.remember(projectKey, recording, now);
     };
     return { order: orderOfPass(passed, descending), recording: write() };
   }
@@ -298,13 +298,13 @@ export class ResourceQueryService {
    * or too much changed since. `latest` is the latest recording seen, if any.
    */
   private async recordedOrderNow(projectKey: string, descending: boolean, now: number): Promise<{ order?: CurrentOrder; latest?: RecordedOrder }> {
-    const remembered = this.recordings.get(projectKey, descending);
+    const remembered = this.recordings.get(projectKey, descending, now);
     const fromMemory = remembered && isUsable(remembered, now) ? await this.orderNow(projectKey, remembered) : undefined;
     if (fromMemory) return { order: fromMemory, latest: remembered };
     const stored = await this.store.lastModifiedOrder?.(projectKey, descending);
-    if (!stored || stored.recordedAt === remembered?.recordedAt) return { latest: stored ?? remembered };
+    if (!stored || stored.recordedAt === remembered?.recordedAt) return stored ? { latest: stored } : {};
     const order = isUsable(stored, now) ? await this.orderNow(projectKey, stored) : undefined;
-    if (order) this.recordings.remember(projectKey, stored);
+    if (order) this.recordings.remember(projectKey, stored, now);
     return { ...(order ? { order } : {}), latest: stored };
   }
 
@@ -426,20 +426,24 @@ export const FULL_READ_SIZE = 1_000;
 
 /**
  * The last recorded orders used, a few projects' worth (≈100 KB each at most): a warm function
- * starts a deep page without reading the recording again.
+ * starts a deep page without reading the recording again — for a minute after it last read or
+ * wrote it, so that a recording deleted or replaced in the table (docs/design.md) is not used for
+ * longer than that.
  */
 class RecentRecordings {
   private static readonly KEPT = 16;
-  private readonly byProject = new Map<string, RecordedOrder>();
+  private static readonly TRUSTED_FOR_MS = 60_000;
+  private readonly byProject = new Map<string, { recorded: RecordedOrder; seenAt: number }>();
 
-  get(projectKey: string, descending: boolean): RecordedOrder | undefined {
-    return this.byProject.get(RecentRecordings.keyOf(projectKey, descending));
+  get(projectKey: string, descending: boolean, now: number): RecordedOrder | undefined {
+    const kept = this.byProject.get(RecentRecordings.keyOf(projectKey, descending));
+    return kept && now - kept.seenAt < RecentRecordings.TRUSTED_FOR_MS ? kept.recorded : undefined;
   }
 
-  remember(projectKey: string, recorded: RecordedOrder): void {
+  remember(projectKey: string, recorded: RecordedOrder, now: number): void {
     const key = RecentRecordings.keyOf(projectKey, recorded.descending);
     this.byProject.delete(key); // re-inserted last: the map's order is the order of use
-    this.byProject.set(key, recorded);
+    this.byProject.set(key, { recorded, seenAt: now });
     if (this.byProject.size > RecentRecordings.KEPT) this.byProject.delete(this.byProject.keys().next().value!);
   }
 
