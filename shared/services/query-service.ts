@@ -37,6 +37,7 @@ import {
   type RecordedOrder,
 } from '../domain/query/last-modified-order';
 import type { Resource } from '../domain/resource';
+import { logger } from '../observability/logger';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { PassedEntry } from '../domain/query/position-checkpoints';
 import type { LastModifiedRange, ResourceQueryStore, Skip, Skipped, StreamPosition } from '../store/resource-store';
@@ -285,8 +286,12 @@ export class ResourceQueryService {
     const passed = entries.slice(0, skipped.passed);
     const recording = mayRecordAgain(replacing, now) ? recordOrder(passed, { descending, now, lagMs: this.indexLagMs }) : undefined;
     const write = async () => {
-      if (!recording || !this.store.recordLastModifiedOrder) return;
-      await this.store.recordLastModifiedOrder(projectKey, recording);
+      if (!recording) return;
+      // A recording only spares later pages a pass: not storing it (a throttled table, a function
+      // granted reads only) must not fail this page, and this function can still start from it.
+      await this.store.recordLastModifiedOrder?.(projectKey, recording).catch((error: unknown) =>
+        logger.warn('could not store a recorded lastModifiedAt order', { project: projectKey, error: error as Error }),
+      );
       this.recordings.remember(projectKey, recording, now);
     };
     return { order: orderOfPass(passed, descending), recording: write() };

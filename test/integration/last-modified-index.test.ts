@@ -331,6 +331,31 @@ describe('recorded lastModifiedAt orders: deep pages without passing over the of
     }
   });
 
+  it('a recording that cannot be stored (query functions are granted reads only: AccessDeniedException) does not fail the page; the function keeps it in memory', async () => {
+    const DENIED = 'lastmod-recorded-denied';
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, worker) => {
+        for (let index = worker; index < 240; index += 8) await store.create(DENIED, { objectTypeProperty: draftExample.objectTypeProperty });
+      }),
+    );
+    class ReadOnlyStore extends PassCountingStore {
+      override async recordLastModifiedOrder(): Promise<void> {
+        throw Object.assign(new Error('User is not authorized to perform: dynamodb:PutItem'), { name: 'AccessDeniedException' });
+      }
+    }
+    const readOnly = new ReadOnlyStore(dynamoDb, tableName, LAST_MODIFIED_INDEX_NAME);
+    const service = new ResourceQueryService(readOnly, new QueryBudget(10_000), Date.now, 0);
+    for (const direction of ['asc', 'desc']) {
+      for (const offset of [210, 225]) {
+        const search = parametersOf(deep(direction, offset));
+        expect((await service.query(DENIED, search)).results).toEqual((await evaluator.query(DENIED, search)).results);
+      }
+    }
+    // One pass per direction: the second page of each starts from the recording kept in memory.
+    expect(readOnly.passes).toBe(2);
+    expect(await readOnly.lastModifiedOrder(DENIED, false)).toBeUndefined();
+  });
+
   it('a deep page that starts inside a group of equal lastModifiedAt: the group is read whole and ordered by id', async () => {
     const GROUPED = 'lastmod-recorded-ties';
     let calls = 0;
