@@ -52,8 +52,8 @@ export const RECORDED_ORDER_FROM_OFFSET = 200;
 export const RECORD_AHEAD = 100;
 
 /**
- * A recording is not used after this long: deletes are known from their tombstones, which the
- * table's TTL removes after a day (position-checkpoints.ts).
+ * A recording is not used longer than this after its `settledBefore`: the deletes since then are
+ * known from their tombstones, which the table's TTL removes after a day (position-checkpoints.ts).
  */
 export const RECORDED_ORDER_LIFETIME_MS = 23 * 3600_000;
 
@@ -77,8 +77,11 @@ export function recordOrder(
   return { descending, recordedAt: new Date(now).toISOString(), settledBefore, entries };
 }
 
-/** Whether a recording can still be brought up to date (its deletes' tombstones are all there). */
-export const isUsable = (recorded: RecordedOrder, now: number) => now - Date.parse(recorded.recordedAt) <= RECORDED_ORDER_LIFETIME_MS;
+/**
+ * Whether a recording can still be brought up to date: the tombstones of every delete since its
+ * `settledBefore` are all there (counted from there, not from `recordedAt`: the margin is a setting).
+ */
+export const isUsable = (recorded: RecordedOrder, now: number) => now - Date.parse(recorded.settledBefore) <= RECORDED_ORDER_LIFETIME_MS;
 
 /** Whether a recording that is not usable now may be replaced. */
 export const mayRecordAgain = (recorded: RecordedOrder | undefined, now: number) =>

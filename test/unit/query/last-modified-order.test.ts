@@ -11,6 +11,7 @@ import {
   tieGroupStart,
   type IndexEntry,
 } from '../../../shared/domain/query/last-modified-order';
+import { TOMBSTONE_LIFETIME_MS } from '../../../shared/domain/query/position-checkpoints';
 
 const NOW = Date.UTC(2026, 10, 25, 12);
 const at = (millisecond: number) => new Date(millisecond).toISOString();
@@ -139,8 +140,15 @@ describe('the life of a recording', () => {
   const recorded = recordOrder([{ id: 'a', lastModifiedAt: at(NOW - 90_000) }], { descending: true, now: NOW })!;
 
   it('is used while the tombstones of its deletes are all there', () => {
-    expect(isUsable(recorded, NOW + RECORDED_ORDER_LIFETIME_MS)).toBe(true);
-    expect(isUsable(recorded, NOW + RECORDED_ORDER_LIFETIME_MS + 1)).toBe(false);
+    const settled = Date.parse(recorded.settledBefore);
+    expect(isUsable(recorded, settled + RECORDED_ORDER_LIFETIME_MS)).toBe(true);
+    expect(isUsable(recorded, settled + RECORDED_ORDER_LIFETIME_MS + 1)).toBe(false);
+  });
+
+  it('is not used once the tombstones of deletes since its margin may be gone, whatever the margin (LAST_MODIFIED_INDEX_LAG_MS)', () => {
+    const wide = recordOrder([{ id: 'a', lastModifiedAt: at(NOW - 3 * 3600_000) }], { descending: false, now: NOW, lagMs: 2 * 3600_000 })!;
+    // Its deletes are read from the tombstones from settledBefore on, which the TTL may remove a day after each.
+    expect(isUsable(wide, Date.parse(wide.settledBefore) + TOMBSTONE_LIFETIME_MS)).toBe(false);
   });
 
   it('is replaced, once it no longer serves, only after a while', () => {
