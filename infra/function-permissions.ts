@@ -6,7 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Permission } from '../shared/http/declaration';
 import { ATTEMPT_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
-import { clientKey, projectPartition } from '../shared/store/dynamodb/keys';
+import { clientKey, projectPartition, queryNotesPartition } from '../shared/store/dynamodb/keys';
 
 /** What the permissions are granted on. */
 export interface GrantTargets {
@@ -49,6 +49,7 @@ const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string, i
 const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects: ObjectActions) => void> = {
   'projects:read': (fn, { table, readIndexes }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_READ_ACTIONS, projectPartition('*'), readIndexes)),
   'projects:write': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_WRITE_ACTIONS, projectPartition('*'))),
+  'queries:note': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, ['dynamodb:GetItem', 'dynamodb:PutItem'], queryNotesPartition('*'))),
   'clients:read': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, ['dynamodb:GetItem'], clientKey('*').pk)),
   // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
   'clients:countAttempts': (fn, { table }) =>

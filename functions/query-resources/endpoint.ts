@@ -8,7 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** GET /{projectKey}/resource (row 1): the paged query of the collection. */
 export const queryResources = defineEndpoint({
   name: 'query-resources',
-  permissions: ['projects:read'],
+  permissions: ['projects:read', 'queries:note'],
   routes: [
     route({
       method: 'GET',

@@ -143,7 +143,11 @@ export class ResourceQueryService {
     const finder = new CheckpointFinder({ before, descending: access.descending, total }, new Date(this.now() - CHECKPOINT_MIN_AGE_MS).toISOString());
     const answer = await this.readPage(projectKey, plan, { ...access, ...start }, { ...page, offset: page.offset - before, withTotal: false }, {
       observe: (entry) => finder.observe(entry),
-      then: () => this.recordCheckpoints(projectKey, { total, deleted: stats.deleted }, access.descending, holding, finder.found, repaired),
+      // Noting only spares later pages a pass: a throttled table must not fail this page.
+      then: () =>
+        this.recordCheckpoints(projectKey, { total, deleted: stats.deleted }, access.descending, holding, finder.found, repaired).catch((error: unknown) =>
+          logger.warn('could not note position checkpoints', { project: projectKey, error: error as Error }),
+        ),
     });
     return { ...answer, offset: page.offset, ...(page.withTotal ? { total } : {}) };
   }
@@ -283,12 +287,13 @@ export class ResourceQueryService {
     const entries: IndexEntry[] = [];
     const skipped = await this.store.skipByLastModified?.(projectKey, { descending }, { count, matches: () => true, order: streamOrder, observe: (entry) => entries.push(entry) });
     if (!skipped) return undefined;
+    // Every entry matches (no `where`): the first `passed` entries observed are those passed over.
     const passed = entries.slice(0, skipped.passed);
     const recording = mayRecordAgain(replacing, now) ? recordOrder(passed, { descending, now, lagMs: this.indexLagMs }) : undefined;
     const write = async () => {
       if (!recording) return;
-      // A recording only spares later pages a pass: not storing it (a throttled table, a function
-      // granted reads only) must not fail this page, and this function can still start from it.
+      // A recording only spares later pages a pass: not storing it (a throttled table) must not
+      // fail this page, and this function can still start from it.
       await this.store.recordLastModifiedOrder?.(projectKey, recording).catch((error: unknown) =>
         logger.warn('could not store a recorded lastModifiedAt order', { project: projectKey, error: error as Error }),
       );
@@ -299,15 +304,19 @@ export class ResourceQueryService {
 
   /**
    * The recorded order of the direction as it stands now, from the recording this function used
-   * last (kept in memory: one read less) or else the stored one; no order when neither is usable
-   * or too much changed since. `latest` is the latest recording seen, if any.
+   * in the last minute (kept in memory: one read less) or else the stored one; no order when it is
+   * not usable or too much changed since. `latest` is the recording looked at, if any.
    */
   private async recordedOrderNow(projectKey: string, descending: boolean, now: number): Promise<{ order?: CurrentOrder; latest?: RecordedOrder }> {
     const remembered = this.recordings.get(projectKey, descending, now);
-    const fromMemory = remembered && isUsable(remembered, now) ? await this.orderNow(projectKey, remembered) : undefined;
-    if (fromMemory) return { order: fromMemory, latest: remembered };
+    if (remembered) {
+      const order = isUsable(remembered, now) ? await this.orderNow(projectKey, remembered) : undefined;
+      // One seen in the last minute that no longer serves: the project changes too fast for a
+      // recording another function made meanwhile to serve either, so the table is not read.
+      return order ? { order, latest: remembered } : { latest: remembered };
+    }
     const stored = await this.store.lastModifiedOrder?.(projectKey, descending);
-    if (!stored || stored.recordedAt === remembered?.recordedAt) return stored ? { latest: stored } : {};
+    if (!stored) return {};
     const order = isUsable(stored, now) ? await this.orderNow(projectKey, stored) : undefined;
     if (order) this.recordings.remember(projectKey, stored, now);
     return { ...(order ? { order } : {}), latest: stored };

@@ -331,7 +331,7 @@ describe('recorded lastModifiedAt orders: deep pages without passing over the of
     }
   });
 
-  it('a recording that cannot be stored (query functions are granted reads only: AccessDeniedException) does not fail the page; the function keeps it in memory', async () => {
+  it('a recording that cannot be stored (a throttled or refused write) does not fail the page; the function keeps it in memory', async () => {
     const DENIED = 'lastmod-recorded-denied';
     await Promise.all(
       Array.from({ length: 8 }, async (_, worker) => {

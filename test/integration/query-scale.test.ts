@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { QueryBudget } from '../../shared/domain/query';
+import { QueryParameters } from '../../shared/domain/query-parameters';
 import type { Resource } from '../../shared/domain/resource';
+import { ResourceQueryService } from '../../shared/services/query-service';
 import { DynamoDbResourceQueryStore } from '../../shared/store/dynamodb/resource-query-store';
 import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
 import { projectPartition, resourceKey, TOMBSTONE_PREFIX, TOMBSTONE_RANGE_END } from '../../shared/store/dynamodb/keys';
@@ -395,6 +398,29 @@ describe('position checkpoints: deep pages of the creation order start near thei
         expect(idsOf(body(observed).results), `${sort} offset ${offset}`).toEqual(idsOf(reference.slice(offset, offset + 7)));
       }
     }
+  });
+
+  it('checkpoints that cannot be noted (a throttled or refused write) do not fail the page', async () => {
+    class RefusingStore extends DynamoDbResourceQueryStore {
+      refused = 0;
+      override async recordCheckpoints(): Promise<void> {
+        this.refused++;
+        throw Object.assign(new Error('Throughput exceeds the current capacity of your table or index.'), { name: 'ProvisionedThroughputExceededException' });
+      }
+    }
+    const refusing = new RefusingStore((await import('../../shared/composition-root')).dynamoDb(), process.env.TABLE_NAME!);
+    const service = new ResourceQueryService(refusing, new QueryBudget(10_000));
+    // A project of its own, so that no checkpoints are there yet: the deep page passes and notes.
+    const project = 'scale-checkpoints-refused';
+    let calls = 0;
+    const past = new DynamoDbResourceStore((await import('../../shared/composition-root')).dynamoDb(), process.env.TABLE_NAME!, () =>
+      new Date(Date.UTC(2025, 10, 1) + calls++).toISOString(),
+    );
+    const created: Resource[] = [];
+    for (let index = 0; index < 260; index++) created.push(await past.create(project, { objectTypeProperty: objectTypeProperty(index) }));
+    const answer = await service.query(project, new QueryParameters(new Map([['sort', ['createdAt asc']], ['offset', ['230']], ['limit', ['20']], ['withTotal', ['false']]])));
+    expect(idsOf(answer.results)).toEqual(idsOf([...created].sort(byCreation).slice(230, 250)));
+    expect(refusing.refused).toBe(1);
   });
 
   it('checkpoints of a later delete count are never replaced by older ones', async () => {

@@ -1,17 +1,19 @@
 /**
  * The single table's key layout. Everything of a project shares one partition key, so a project
  * is one item collection that a Query pages through in id order (ids are UUIDv7, so that is
- * also creation order — shared/domain/resource-id.ts):
+ * also creation order — shared/domain/resource-id.ts); what queries note for the pages after them
+ * has a partition of its own per project, the only one the query functions may write (IAM
+ * `dynamodb:LeadingKeys`: infra/function-permissions.ts), so that they can never write a resource:
  *
  *   pk = PROJECT#<projectKey>   sk = RESOURCE#<id>    the resource
  *   pk = PROJECT#<projectKey>   sk = KEY#<key>        key sentinel: makes keys unique per project
  *   pk = PROJECT#<projectKey>   sk = STATS#<nn>       one of 16 counter shards: resources added
  *                                                     minus removed, written in the same
  *                                                     transaction as the create or delete
- *   pk = PROJECT#<projectKey>   sk = CHECKPOINTS      position checkpoints of deep offsets: the id at
+ *   pk = QUERIES#<projectKey>   sk = CHECKPOINTS      position checkpoints of deep offsets: the id at
  *                                                     every hundredth position or so, the delete
  *                                                     count they hold for, the tombstones seen
- *   pk = PROJECT#<projectKey>   sk = LAST_MODIFIED_ORDER#asc|desc   the start of the lastModifiedAt
+ *   pk = QUERIES#<projectKey>   sk = LAST_MODIFIED_ORDER#asc|desc   the start of the lastModifiedAt
  *                                                     index's order as a deep page's pass read it
  *                                                     (optional index only: last-modified-order.ts)
  *   pk = PROJECT#<projectKey>   sk = DELETED#<deletedAt>#<id>   a delete's tombstone, written in its
@@ -41,9 +43,11 @@ export const statsShardKey = (projectKey: string, shard: number) => ({
   pk: projectPartition(projectKey),
   sk: `${STATS_PREFIX}${String(shard).padStart(2, '0')}`,
 });
-export const checkpointsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: 'CHECKPOINTS' });
+/** The partition of what queries note about a project for the pages after them (checkpoints, recorded orders). */
+export const queryNotesPartition = (projectKey: string) => `QUERIES#${projectKey}`;
+export const checkpointsKey = (projectKey: string) => ({ pk: queryNotesPartition(projectKey), sk: 'CHECKPOINTS' });
 export const lastModifiedOrderKey = (projectKey: string, descending: boolean) => ({
-  pk: projectPartition(projectKey),
+  pk: queryNotesPartition(projectKey),
   sk: `LAST_MODIFIED_ORDER#${descending ? 'desc' : 'asc'}`,
 });
 export const TOMBSTONE_PREFIX = 'DELETED#';
