@@ -4,7 +4,8 @@ import type { Resource } from '../domain/resource';
 import { resourceJsonSchema } from '../domain/resource-fields';
 import { compileSearch, type FacetResult } from '../domain/search';
 import type { ResourceQueryStore } from '../store/resource-store';
-import { FULL_READ_SIZE, pageRequestOf } from './query-service';
+import { FULL_READ_SIZE } from './query-reads';
+import { pageRequestOf } from './query-service';
 
 /**
  * Search over a project's resources (row 4): full-text, filters and facets, evaluated here over

@@ -181,24 +181,16 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
   }
 
   async recordLastModifiedOrder(projectKey: string, recorded: RecordedOrder): Promise<void> {
-    await conditionalWrite(
-      () =>
-        this.db.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: {
-              ...lastModifiedOrderKey(projectKey, recorded.descending),
-              type: 'lastModifiedOrder',
-              recordedAt: recorded.recordedAt,
-              settledBefore: recorded.settledBefore,
-              // One string (`<lastModifiedAt> <id>` a line) rather than a list: ≈65 bytes an entry, one value to decode.
-              entries: recorded.entries.map((entry) => `${entry.lastModifiedAt} ${entry.id}`).join('\n'),
-            },
-            ConditionExpression: 'attribute_not_exists(recordedAt) OR recordedAt < :recordedAt',
-            ExpressionAttributeValues: { ':recordedAt': recorded.recordedAt },
-          }),
-        ),
-      () => undefined, // a later recording is there: keep it
+    await this.putNote(
+      {
+        ...lastModifiedOrderKey(projectKey, recorded.descending),
+        type: 'lastModifiedOrder',
+        recordedAt: recorded.recordedAt,
+        settledBefore: recorded.settledBefore,
+        // One string (`<lastModifiedAt> <id>` a line) rather than a list: ≈65 bytes an entry, one value to decode.
+        entries: recorded.entries.map((entry) => `${entry.lastModifiedAt} ${entry.id}`).join('\n'),
+      },
+      { ConditionExpression: 'attribute_not_exists(recordedAt) OR recordedAt < :recordedAt', ExpressionAttributeValues: { ':recordedAt': recorded.recordedAt } },
     );
   }
 
@@ -318,25 +310,25 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
   }
 
   async recordCheckpoints(projectKey: string, recorded: RecordedCheckpoints): Promise<void> {
+    await this.putNote(
+      {
+        ...checkpointsKey(projectKey),
+        type: 'checkpoints',
+        deleted: recorded.deleted,
+        // Two lists rather than a list of maps: about 45 bytes a checkpoint.
+        positions: recorded.checkpoints.map((checkpoint) => checkpoint.position),
+        ids: recorded.checkpoints.map((checkpoint) => checkpoint.id),
+        ...(recorded.deletesSeen ? { seenSince: recorded.deletesSeen.since, seenIds: [...recorded.deletesSeen.ids] } : {}),
+      },
+      { ConditionExpression: 'attribute_not_exists(deleted) OR deleted <= :deleted', ExpressionAttributeValues: { ':deleted': recorded.deleted } },
+    );
+  }
+
+  /** Writes a note of the queries for later pages when `writeIf` holds; otherwise a newer one is there, and kept. */
+  private async putNote(Item: Record<string, unknown>, writeIf: { ConditionExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<void> {
     await conditionalWrite(
-      () =>
-        this.db.send(
-          new PutCommand({
-            TableName: this.tableName,
-            Item: {
-              ...checkpointsKey(projectKey),
-              type: 'checkpoints',
-              deleted: recorded.deleted,
-              // Two lists rather than a list of maps: about 45 bytes a checkpoint.
-              positions: recorded.checkpoints.map((checkpoint) => checkpoint.position),
-              ids: recorded.checkpoints.map((checkpoint) => checkpoint.id),
-              ...(recorded.deletesSeen ? { seenSince: recorded.deletesSeen.since, seenIds: [...recorded.deletesSeen.ids] } : {}),
-            },
-            ConditionExpression: 'attribute_not_exists(deleted) OR deleted <= :deleted',
-            ExpressionAttributeValues: { ':deleted': recorded.deleted },
-          }),
-        ),
-      () => undefined, // checkpoints of a later delete count are there: keep those
+      () => this.db.send(new PutCommand({ TableName: this.tableName, Item, ...writeIf })),
+      () => undefined,
     );
   }
 
