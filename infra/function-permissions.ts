@@ -5,8 +5,7 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Permission } from '../shared/http/declaration';
-import { ATTEMPT_COUNTER_ATTRIBUTES } from '../shared/store/dynamodb/client-store';
-import { clientKey, projectPartition, queryNotesPartition } from '../shared/store/dynamodb/keys';
+import { TABLE_GRANTS, type TableGrant } from '../shared/store/dynamodb/table-grants';
 
 /** What the permissions are granted on. */
 export interface GrantTargets {
@@ -29,17 +28,27 @@ interface ObjectActions {
   uploads: Set<string>;
 }
 
-const PROJECT_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
-const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
-
-/** A table statement that holds only for items whose partition key matches `leadingKey` (so never a Scan). */
-const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string, indexes: readonly string[] = []) =>
-  new PolicyStatement({
-    actions,
-    // An index's partition key is the table's: LeadingKeys holds its queries to the same partitions.
-    resources: [table.tableArn, ...indexes.map((index) => `${table.tableArn}/index/${index}`)],
-    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [leadingKey] } },
-  });
+/**
+ * The table statements of a permission (shared/store/dynamodb/table-grants.ts): each holds only for
+ * items whose partition key matches its leading key (so never a Scan), and for its attributes.
+ */
+const tableStatements = (fn: IFunction, grants: readonly TableGrant[] | undefined, { table, readIndexes = [] }: GrantTargets) => {
+  for (const grant of grants ?? []) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [...grant.actions],
+        // An index's partition key is the table's: LeadingKeys holds its queries to the same partitions.
+        resources: [table.tableArn, ...(grant.withReadIndexes ? readIndexes : []).map((index) => `${table.tableArn}/index/${index}`)],
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [grant.leadingKey] },
+          ...(grant.attributes
+            ? { 'ForAllValues:StringEquals': { 'dynamodb:Attributes': [...grant.attributes] }, StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] } }
+            : {}),
+        },
+      }),
+    );
+  }
+};
 
 /**
  * What each permission a function declares (functions/<name>/endpoint.ts) means in IAM, and
@@ -47,23 +56,11 @@ const onLeadingKeys = (table: ITableV2, actions: string[], leadingKey: string, i
  * Permission, so a new one does not compile until it is mapped here.
  */
 const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects: ObjectActions) => void> = {
-  'projects:read': (fn, { table, readIndexes }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_READ_ACTIONS, projectPartition('*'), readIndexes)),
-  'projects:write': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, PROJECT_WRITE_ACTIONS, projectPartition('*'))),
-  'queries:note': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, ['dynamodb:GetItem', 'dynamodb:PutItem'], queryNotesPartition('*'))),
-  'clients:read': (fn, { table }) => fn.addToRolePolicy(onLeadingKeys(table, ['dynamodb:GetItem'], clientKey('*').pk)),
-  // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
-  'clients:countAttempts': (fn, { table }) =>
-    fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['dynamodb:UpdateItem'],
-        resources: [table.tableArn],
-        conditions: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [clientKey('*').pk] },
-          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ATTEMPT_COUNTER_ATTRIBUTES },
-          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
-        },
-      }),
-    ),
+  'projects:read': (fn, targets) => tableStatements(fn, TABLE_GRANTS['projects:read'], targets),
+  'projects:write': (fn, targets) => tableStatements(fn, TABLE_GRANTS['projects:write'], targets),
+  'queries:note': (fn, targets) => tableStatements(fn, TABLE_GRANTS['queries:note'], targets),
+  'clients:read': (fn, targets) => tableStatements(fn, TABLE_GRANTS['clients:read'], targets),
+  'clients:countAttempts': (fn, targets) => tableStatements(fn, TABLE_GRANTS['clients:countAttempts'], targets),
   'signingKey:sign': (fn, { signingKey }) => signingKey.grant(fn, 'kms:Sign'),
   'signingKey:publicKey': (fn, { publicKeys }) => publicKeys.forEach((key) => key.grant(fn, 'kms:GetPublicKey')),
   'images:write': (_fn, _targets, { images }) => ['s3:PutObject', 's3:DeleteObject'].forEach((action) => images.add(action)),

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { hashSecret } from '../shared/auth/client-secrets';
 import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
 import type { EndpointDeclaration } from '../shared/http/declaration';
+import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
@@ -13,6 +14,7 @@ import { startImageServer, type RunningImageServer } from './image-server';
 import { startS3Local } from './s3-local';
 import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
+import { asFunction, enforceTableGrants } from './table-access';
 import { ensureLocalSigningKey } from './signing-key';
 
 export interface LocalStackOptions {
@@ -137,11 +139,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
  */
 export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) => void) {
   const handlers = await loadHandlers([...endpoints, fallback]);
+  // Each function reaches the table only as its declared permissions let it in AWS (IAM's rules).
+  enforceTableGrants((await import('../shared/composition-root')).dynamoDb());
+  const authorizer = (await import('../functions/authorizer/handler')).handler as AuthorizerHandler;
   return createGateway({
     endpoints,
     fallback,
     loadHandler: async (endpoint) => handlers.get(endpoint)!,
-    authorizer: (await import('../functions/authorizer/handler')).handler as AuthorizerHandler,
+    authorizer: (event, context) => asFunction(authorizerDeclaration, () => authorizer(event, context)),
     onAnswered,
     // CORS_ORIGINS: the local counterpart of `-c corsOrigins` (shared/http/cors.ts).
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
@@ -151,7 +156,10 @@ export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) 
 /** Imports every endpoint's handler once, as Lambda would at cold start. */
 async function loadHandlers(served: readonly EndpointDeclaration[]): Promise<Map<EndpointDeclaration, RouteHandler>> {
   const entries = await Promise.all(
-    served.map(async (endpoint) => [endpoint, (await import(`../functions/${endpoint.name}/handler.ts`)).handler as RouteHandler] as const),
+    served.map(async (endpoint) => {
+      const handler = (await import(`../functions/${endpoint.name}/handler.ts`)).handler as RouteHandler;
+      return [endpoint, ((event, context) => asFunction(endpoint, () => handler(event, context))) as RouteHandler] as const;
+    }),
   );
   return new Map(entries);
 }

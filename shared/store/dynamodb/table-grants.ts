@@ -1,0 +1,38 @@
+import { ATTEMPT_COUNTER_ATTRIBUTES } from './client-store';
+import { clientKey, projectPartition, queryNotesPartition } from './keys';
+
+/**
+ * What each permission a function declares lets it do in the table: actions, on items whose
+ * partition key matches a pattern (IAM's `dynamodb:LeadingKeys`), and for some only these
+ * attributes (`dynamodb:Attributes`). The CDK stack turns these into IAM statements
+ * (infra/function-permissions.ts); local mode refuses, as IAM would, a call a function's grants do
+ * not allow (local/table-access.ts), so that a missing grant fails the tests and not only AWS.
+ */
+export interface TableGrant {
+  actions: readonly string[];
+  /** The partition keys it holds for, `*` a wildcard (`PROJECT#*`). */
+  leadingKey: string;
+  /** When given, only these attributes may be written or read. */
+  attributes?: readonly string[];
+  /** Whether the table's indexes the deployment lets projects read are included (Query only). */
+  withReadIndexes?: boolean;
+}
+
+const PROJECT_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
+const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+
+/** By the name of the permission (shared/http/declaration.ts's `Permission`) that grants it. */
+export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
+  'projects:read': [{ actions: PROJECT_READ_ACTIONS, leadingKey: projectPartition('*'), withReadIndexes: true }],
+  'projects:write': [{ actions: PROJECT_WRITE_ACTIONS, leadingKey: projectPartition('*') }],
+  'queries:note': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], leadingKey: queryNotesPartition('*') }],
+  'clients:read': [{ actions: ['dynamodb:GetItem'], leadingKey: clientKey('*').pk }],
+  // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
+  'clients:countAttempts': [{ actions: ['dynamodb:UpdateItem'], leadingKey: clientKey('*').pk, attributes: ATTEMPT_COUNTER_ATTRIBUTES }],
+};
+
+/** Whether a partition key matches a grant's pattern (`*` matches any run of characters, as IAM's StringLike). */
+export function matchesLeadingKey(pattern: string, partitionKey: string): boolean {
+  const expression = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return expression.test(partitionKey);
+}

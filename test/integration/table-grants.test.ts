@@ -1,0 +1,78 @@
+import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functions } from '../../functions/endpoints';
+import { asFunction } from '../../local/table-access';
+import { checkpointsKey, clientKey, projectPartition, resourceKey } from '../../shared/store/dynamodb/keys';
+import { startInProcessGateway, type InProcessGateway } from './in-process';
+
+/**
+ * Local mode refuses a table call that the function's declared permissions would not be granted in
+ * AWS (DynamoDB Local checks no IAM): the first deep query page of a project once wrote its
+ * position checkpoints into the project partition, which the query functions may only read — a
+ * 500 in AWS that every local test passed.
+ */
+let gateway: InProcessGateway;
+let table: string;
+const declared = (name: string) => functions.find((declaration) => declaration.name === name)!;
+const dynamoDb = async () => (await import('../../shared/composition-root')).dynamoDb();
+const refusal = (work: () => Promise<unknown>) => work().then(() => 'allowed', (error: Error) => error.name);
+
+beforeAll(async () => {
+  gateway = await startInProcessGateway();
+  table = process.env.TABLE_NAME!;
+});
+
+afterAll(() => gateway?.stop());
+
+describe('as IAM would, by the function running (local/table-access.ts)', () => {
+  it('a reading function reads its partitions and writes none', async () => {
+    const client = await dynamoDb();
+    const get = declared('get-resource');
+    expect(await asFunction(get, () => refusal(() => client.send(new GetCommand({ TableName: table, Key: resourceKey('demo', 'none') }))))).toBe('allowed');
+    expect(await asFunction(get, () => refusal(() => client.send(new PutCommand({ TableName: table, Item: { ...resourceKey('demo', 'x'), type: 'junk' } }))))).toBe(
+      'AccessDeniedException',
+    );
+    // Another kind of partition: client items.
+    expect(await asFunction(get, () => refusal(() => client.send(new GetCommand({ TableName: table, Key: { pk: clientKey('c').pk, sk: 'CLIENT' } }))))).toBe(
+      'AccessDeniedException',
+    );
+    expect(await asFunction(get, () => refusal(() => client.send(new ScanCommand({ TableName: table, Limit: 1 }))))).toBe('AccessDeniedException');
+  });
+
+  it('the query functions write their notes for later pages, and nothing of a project', async () => {
+    const client = await dynamoDb();
+    const query = declared('query-resources');
+    const note = { ...checkpointsKey('demo'), type: 'checkpoints', deleted: 0, positions: [], ids: [] };
+    expect(await asFunction(query, () => refusal(() => client.send(new PutCommand({ TableName: table, Item: note }))))).toBe('allowed');
+    expect(await asFunction(query, () => refusal(() => client.send(new PutCommand({ TableName: table, Item: { ...note, pk: projectPartition('demo') } }))))).toBe(
+      'AccessDeniedException',
+    );
+    const search = declared('search-resources');
+    expect(await asFunction(search, () => refusal(() => client.send(new PutCommand({ TableName: table, Item: note }))))).toBe('AccessDeniedException');
+    expect(
+      await asFunction(query, () =>
+        refusal(() =>
+          client.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': projectPartition('demo') }, Limit: 1 })),
+        ),
+      ),
+    ).toBe('allowed');
+  });
+
+  it('each part of a transaction is authorized on its own; the token functions touch client partitions only', async () => {
+    const client = await dynamoDb();
+    const create = declared('create-resource');
+    const parts = (pk: string) => [{ ConditionCheck: { TableName: table, Key: { pk, sk: 'none' }, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    expect(await asFunction(create, () => refusal(() => client.send(new TransactWriteCommand({ TransactItems: parts(projectPartition('demo')) }))))).toBe('allowed');
+    expect(await asFunction(create, () => refusal(() => client.send(new TransactWriteCommand({ TransactItems: parts(clientKey('c').pk) }))))).toBe(
+      'AccessDeniedException',
+    );
+    const token = declared('issue-token');
+    const count = new UpdateCommand({ TableName: table, Key: resourceKey('demo', 'x'), UpdateExpression: 'SET attempts = :one', ExpressionAttributeValues: { ':one': 1 } });
+    expect(await asFunction(token, () => refusal(() => client.send(count)))).toBe('AccessDeniedException');
+  });
+
+  it('calls outside any function (seeding, the tests\' own reads) are not checked', async () => {
+    const client = await dynamoDb();
+    expect(await refusal(() => client.send(new GetCommand({ TableName: table, Key: { pk: clientKey('c').pk, sk: 'CLIENT' } })))).toBe('allowed');
+  });
+});
