@@ -33,6 +33,12 @@ export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
 
 /** Whether a partition key matches a grant's pattern (`*` matches any run of characters, as IAM's StringLike). */
 export function matchesLeadingKey(pattern: string, partitionKey: string): boolean {
-  const expression = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  let expression = patterns.get(pattern);
+  if (!expression) {
+    expression = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    patterns.set(pattern, expression);
+  }
   return expression.test(partitionKey);
 }
+
+const patterns = new Map<string, RegExp>();
