@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functions } from '../../functions/endpoints';
 import { asFunction } from '../../local/table-access';
-import { checkpointsKey, clientKey, projectPartition, resourceKey } from '../../shared/store/dynamodb/keys';
+import { attemptCounterKey, checkpointsKey, clientKey, projectPartition, resourceKey } from '../../shared/store/dynamodb/keys';
+import { DynamoDbClientStore } from '../../shared/store/dynamodb/client-store';
 import { startInProcessGateway, type InProcessGateway } from './in-process';
 
 /**
@@ -69,6 +70,33 @@ describe('as IAM would, by the function running (local/table-access.ts)', () => 
     const token = declared('issue-token');
     const count = new UpdateCommand({ TableName: table, Key: resourceKey('demo', 'x'), UpdateExpression: 'SET attempts = :one', ExpressionAttributeValues: { ':one': 1 } });
     expect(await asFunction(token, () => refusal(() => client.send(count)))).toBe('AccessDeniedException');
+  });
+
+  it("the token functions' counters: those attributes only, and no values returned (dynamodb:Attributes, dynamodb:ReturnValues)", async () => {
+    const client = await dynamoDb();
+    const token = declared('issue-token');
+    // The brake's own calls are granted.
+    const store = new DynamoDbClientStore(client, table);
+    const window = { index: 1, maxAttempts: 10, endsAt: Math.floor(Date.now() / 1000) + 60 };
+    expect(await asFunction(token, () => refusal(() => store.reserveAttempt('grants-test', 'source', window)))).toBe('allowed');
+    expect(await asFunction(token, () => refusal(() => store.releaseAttempt('grants-test', 'source', window)))).toBe('allowed');
+    // Any other attribute of a client item is not: IAM refuses a token function granting itself scopes.
+    const counter = attemptCounterKey('grants-test', 1, 'source');
+    const scopes = new UpdateCommand({ TableName: table, Key: clientKey('grants-test'), UpdateExpression: 'SET scopes = :all', ExpressionAttributeValues: { ':all': ['manage_project:demo'] } });
+    expect(await asFunction(token, () => refusal(() => client.send(scopes)))).toBe('AccessDeniedException');
+    const named = new UpdateCommand({
+      TableName: table,
+      Key: counter,
+      UpdateExpression: 'SET #attempts = :one, #revokedAt = :now',
+      ExpressionAttributeNames: { '#attempts': 'attempts', '#revokedAt': 'revokedAt' },
+      ExpressionAttributeValues: { ':one': 1, ':now': 'now' },
+    });
+    expect(await asFunction(token, () => refusal(() => client.send(named)))).toBe('AccessDeniedException');
+    // Values returned other than none.
+    const returning = new UpdateCommand({ TableName: table, Key: counter, UpdateExpression: 'ADD attempts :one', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'ALL_NEW' });
+    expect(await asFunction(token, () => refusal(() => client.send(returning)))).toBe('AccessDeniedException');
+    // What the refused calls wrote anyway before the rule held (none, once it holds): not a client.
+    for (const Key of [clientKey('grants-test'), counter]) await client.send(new DeleteCommand({ TableName: table, Key }));
   });
 
   it('calls outside any function (seeding, the tests\' own reads) are not checked', async () => {
