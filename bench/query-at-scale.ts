@@ -1,4 +1,5 @@
-import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CommercetoolsMock } from '@labdigital/commercetools-mock';
 import { dynamoDb as documentClient } from '../shared/composition-root';
 import type { Resource } from '../shared/domain/resource';
@@ -144,7 +145,7 @@ export async function queryAtScale(stack: LocalStack, token: string) {
     for (const size of QUERY_AT_SCALE_SIZES) {
       console.log(`… seeding ${size} resources`);
       const project = scaleProjectOf(size);
-      const ids = await seed(stack.tableName, project, size);
+      const ids = await seed(seeder(stack), stack.tableName, project, size);
       const ourShapes = shapes({ ours: (index) => ids[index]!, mock: () => '' });
       const request = (path: string, method = 'GET') => async () => {
         const response = await fetch(`${stack.url}/${project}/resource${path}`, { method, headers });
@@ -226,7 +227,7 @@ const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 
  * store writes them), then counts them in a counter shard: seeding, not the API's create path.
  * Their ids, in creation order.
  */
-async function seed(tableName: string, project: string, size: number): Promise<string[]> {
+async function seed(client: DynamoDBDocumentClient, tableName: string, project: string, size: number): Promise<string[]> {
   const ids: string[] = [];
   const writes: Record<string, unknown>[] = [];
   for (let index = 0; index < size; index++) {
@@ -258,13 +259,13 @@ async function seed(tableName: string, project: string, size: number): Promise<s
         next += 25;
         let pending: Record<string, unknown>[] | undefined = batch.map((Item) => ({ PutRequest: { Item } }));
         while (pending?.length) {
-          const answer = await documentClient().send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+          const answer = await client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
           pending = answer.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
         }
       }
     }),
   );
-  await documentClient().send(
+  await client.send(
     new UpdateCommand({
       TableName: tableName,
       Key: statsShardKey(project, 0),
@@ -275,6 +276,20 @@ async function seed(tableName: string, project: string, size: number): Promise<s
   );
   return ids;
 }
+
+/**
+ * A client of its own for seeding: the service's gives up on a request after 2 s (shared/aws/
+ * request-timeouts.ts), which a batch write with the index can take on a loaded machine.
+ */
+const seeder = (stack: LocalStack) =>
+  DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: stack.dynamoDbEndpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      requestHandler: { requestTimeout: 60_000 },
+    }),
+  );
 
 /** The same shapes against the labd mock's customers, on a port of its own. */
 async function mockFigures(shapeCount: number): Promise<Record<string, ShapeFigures>> {
