@@ -13,6 +13,7 @@ import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
+import { PROJECT_READ_INDEXES } from '../shared/store/dynamodb/table-grants';
 import { LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_SORT_KEY, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
@@ -268,7 +269,7 @@ export class GenericResourceServiceStack extends Stack {
       });
       grantPermissions(fn, declaration.permissions, {
         table,
-        readIndexes: props.lastModifiedIndex ? [LAST_MODIFIED_INDEX_NAME] : [],
+        readIndexes: props.lastModifiedIndex ? PROJECT_READ_INDEXES : [],
         signingKey,
         publicKeys: signingKeys,
         images,

@@ -1,15 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { matchesLeadingKey, TABLE_GRANTS, type TableGrant } from '../shared/store/dynamodb/table-grants';
+import { matchesLeadingKey, PROJECT_READ_INDEXES, TABLE_GRANTS, type TableGrant } from '../shared/store/dynamodb/table-grants';
 
 /**
  * IAM's table rules, in local mode: DynamoDB Local checks no permissions, so a function calling the
  * table in a way its declared permissions do not grant would work on a laptop and fail in AWS
  * (AccessDeniedException). The gateway runs every function inside `asFunction`, and the table
- * client refuses, as IAM would, each call its grants do not allow — actions, partition keys
- * (`dynamodb:LeadingKeys`) and, for a grant limited to some attributes, the attributes the call
- * names (`dynamodb:Attributes`) and its `ReturnValues` (NONE only). Calls outside any function
- * (seeding, the tests' own reads) are not checked.
+ * client refuses, as IAM would, each call its grants do not allow — actions, the resource (the
+ * table, or an index: only grants that include the deployment's read indexes reach those),
+ * partition keys (`dynamodb:LeadingKeys`) and, for a grant limited to some attributes, the
+ * attributes the call names (`dynamodb:Attributes`) and its `ReturnValues` (NONE only). Calls
+ * outside any function (seeding, the tests' own reads) are not checked.
  */
 const running = new AsyncLocalStorage<{ name: string; grants: readonly TableGrant[] }>();
 
@@ -30,16 +31,18 @@ export function enforceTableGrants(client: DynamoDBDocumentClient): void {
       const fn = running.getStore();
       if (fn) {
         for (const { action, partitionKey, request } of accessesOf(String(context.commandName), args.input as Input)) {
+          const index = typeof request.IndexName === 'string' ? request.IndexName : undefined;
           const allowed = fn.grants.some(
             (grant) =>
               grant.actions.includes(action) &&
+              (index === undefined || (grant.withReadIndexes === true && PROJECT_READ_INDEXES.includes(index))) &&
               partitionKey !== undefined &&
               matchesLeadingKey(grant.leadingKey, partitionKey) &&
               (!grant.attributes || withinAttributes(grant.attributes, request)),
           );
           if (!allowed) {
             throw Object.assign(
-              new Error(`User: local/${fn.name} is not authorized to perform: ${action} on an item of partition ${partitionKey ?? '(none)'} because no identity-based policy allows it`),
+              new Error(`User: local/${fn.name} is not authorized to perform: ${action} on ${index === undefined ? 'the table' : `the index ${index}`}, an item of partition ${partitionKey ?? '(none)'}, because no identity-based policy allows it`),
               { name: 'AccessDeniedException', $fault: 'client', $metadata: { httpStatusCode: 400 } },
             );
           }

@@ -4,6 +4,7 @@ import { functions } from '../../functions/endpoints';
 import { asFunction } from '../../local/table-access';
 import { attemptCounterKey, checkpointsKey, clientKey, projectPartition, resourceKey } from '../../shared/store/dynamodb/keys';
 import { DynamoDbClientStore } from '../../shared/store/dynamodb/client-store';
+import { LAST_MODIFIED_INDEX_NAME } from '../../shared/store/dynamodb/table-schema';
 import { startInProcessGateway, type InProcessGateway } from './in-process';
 
 /**
@@ -57,6 +58,16 @@ describe('as IAM would, by the function running (local/table-access.ts)', () => 
         ),
       ),
     ).toBe('allowed');
+  });
+
+  it("an index is reached only by grants that include the deployment's read indexes", async () => {
+    const client = await dynamoDb();
+    const query = declared('query-sorted-resources');
+    const onIndex = (IndexName: string) =>
+      new QueryCommand({ TableName: table, IndexName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': projectPartition('demo') }, Limit: 1 });
+    // The lastModifiedAt index passes the grants (this table may not have it: then DynamoDB Local's own refusal).
+    expect(await asFunction(query, () => refusal(() => client.send(onIndex(LAST_MODIFIED_INDEX_NAME))))).not.toBe('AccessDeniedException');
+    expect(await asFunction(query, () => refusal(() => client.send(onIndex('anotherIndex'))))).toBe('AccessDeniedException');
   });
 
   it('each part of a transaction is authorized on its own; the token functions touch client partitions only', async () => {

@@ -1,5 +1,6 @@
 import { ATTEMPT_COUNTER_ATTRIBUTES } from './client-store';
 import { clientKey, projectPartition, queryNotesPartition } from './keys';
+import { LAST_MODIFIED_INDEX_NAME } from './table-schema';
 
 /**
  * What each permission a function declares lets it do in the table: actions, on items whose
@@ -30,6 +31,9 @@ export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
   'clients:countAttempts': [{ actions: ['dynamodb:UpdateItem'], leadingKey: clientKey('*').pk, attributes: ATTEMPT_COUNTER_ATTRIBUTES }],
 };
+
+/** The indexes a grant `withReadIndexes` reaches, those of them a deployment has (the optional lastModifiedAt index). */
+export const PROJECT_READ_INDEXES: readonly string[] = [LAST_MODIFIED_INDEX_NAME];
 
 /** Whether a partition key matches a grant's pattern (`*` matches any run of characters, as IAM's StringLike). */
 export function matchesLeadingKey(pattern: string, partitionKey: string): boolean {
