@@ -7,8 +7,10 @@
  * The timer stops at the answer's status line, not its body: 2 s is far beyond what DynamoDB and
  * KMS answer in (milliseconds), what an S3 PUT of the largest image (4.4 MB) takes within a region,
  * and when S3 starts answering a copy (at once, whatever its size). A write retried after a
- * timeout may have been applied by the attempt that timed out: transactions are resent with the
- * same ClientRequestToken, and every single-item write that could not bear being applied twice
+ * timeout may have been applied by the attempt that timed out, or still be running: transactions
+ * are resent with the same ClientRequestToken, also while DynamoDB reports the first attempt in
+ * progress (shared/store/dynamodb/operations.ts, sendTransaction), and every single-item write
+ * that could not bear being applied twice
  * carries a write token (shared/store/dynamodb/write-tokens.ts), so each is applied, and answered,
  * once.
  */

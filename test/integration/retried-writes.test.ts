@@ -50,6 +50,52 @@ function loseAnswerOfNext(...commands: string[]): () => number {
   };
 }
 
+/**
+ * Applies the next transaction, then answers it TransactionInProgressException on every attempt
+ * the SDK makes of that send (as DynamoDB answers them while a first attempt that timed out still
+ * runs); a later send of the same transaction passes. The result: the tokens of the sends.
+ */
+function answerNextTransactionInProgress(): () => (string | undefined)[] {
+  const name = `inProgress-${uniqueKey()}`;
+  let first: unknown; // the first send's input: the SDK's retries of that send carry the same one
+  const tokens: (string | undefined)[] = [];
+  dynamoDb.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== 'TransactWriteItemsCommand') return next(args);
+      const token = (args.input as { ClientRequestToken?: string }).ClientRequestToken;
+      if (first === undefined) first = args.input;
+      else if (args.input === first) throw inProgress();
+      else if (token !== tokens[0]) return next(args);
+      tokens.push(token);
+      const result = await next(args); // DynamoDB Local applied it (sent again with its token, answers as the first)
+      if (args.input === first) throw inProgress();
+      return result;
+    },
+    { step: 'deserialize', name },
+  );
+  return () => {
+    dynamoDb.middlewareStack.remove(name);
+    return tokens;
+  };
+}
+
+const inProgress = () =>
+  Object.assign(new Error('Transaction is in progress (test)'), { name: 'TransactionInProgressException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+
+describe('a transaction DynamoDB reports in progress is sent again with its token and applied once', () => {
+  it('a create by key: 201, one resource at version 1', async () => {
+    const key = uniqueKey();
+    const tokens = answerNextTransactionInProgress();
+    const created = await gateway.send('POST', '/demo/resource', { key, ...draftExample });
+    const sent = tokens();
+    expect(sent).toHaveLength(2); // the first send (the SDK's retries of it refused) and the one 5 s after
+    expect(sent[1]).toBe(sent[0]);
+    expect(created.answer.statusCode, created.answer.body).toBe(201);
+    const read = await call('GET', `/demo/resource/key=${key}`, { token: await tokenFor() });
+    expect(read.body).toMatchObject({ id: JSON.parse(created.answer.body!).id, version: 1 });
+  }, 15_000);
+});
+
 describe('a write sent again after its answer was lost is applied once', () => {
   it('an update (changeSomeProperty): 200 at version + 1, not 409', async () => {
     const created = await gateway.send('POST', '/demo/resource', draftExample);

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { StoreUnavailableError } from '../../domain/errors';
 import { isConditionFailure, itemOfConditionFailure, translateEngineError } from './errors';
 
 type Item = Record<string, unknown>;
@@ -47,3 +50,41 @@ export async function allItemsOf(readPage: (exclusiveStartKey: Key | undefined) 
   for await (const item of itemsOf(readPage)) items.push(item);
   return items;
 }
+
+/** When a transaction DynamoDB still reports in progress is sent once more: this long after its first send (DynamoDB's advice). */
+export const IN_PROGRESS_PATIENCE_MS = 5_000;
+
+/**
+ * Sends a transaction so that it is applied and answered once, however often it is sent: with a
+ * ClientRequestToken of its own, which every resend carries. After a request timeout
+ * (shared/aws/request-timeouts.ts) the SDK resends at once, and while the first attempt still
+ * runs DynamoDB answers `TransactionInProgressException`; the SDK retries that as throttling, but
+ * its attempts end within about 3 s, and DynamoDB advises one more send at least 5 s after the
+ * first, when it answers as it answered the first attempt. That send is made here. Still in
+ * progress then, the store is unavailable (503; the outcome unknown, as for any request a client
+ * gives up on). Other errors are thrown as they came.
+ */
+export async function sendTransaction(
+  db: Pick<DynamoDBDocumentClient, 'send'>,
+  input: TransactWriteCommandInput,
+  clock: { now(): number; wait(ms: number): Promise<unknown> } = realClock,
+): Promise<void> {
+  const request = { ...input, ClientRequestToken: input.ClientRequestToken ?? randomUUID() };
+  const firstSent = clock.now();
+  try {
+    await db.send(new TransactWriteCommand(request));
+    return;
+  } catch (error) {
+    if (!isInProgress(error)) throw error;
+  }
+  await clock.wait(Math.max(0, firstSent + IN_PROGRESS_PATIENCE_MS - clock.now()));
+  try {
+    await db.send(new TransactWriteCommand(request));
+  } catch (error) {
+    throw isInProgress(error) ? new StoreUnavailableError(error) : error;
+  }
+}
+
+const isInProgress = (error: unknown) => (error as { name?: string })?.name === 'TransactionInProgressException';
+
+const realClock = { now: () => Date.now(), wait: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) };

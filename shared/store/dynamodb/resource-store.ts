@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '../../domain/errors';
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
@@ -7,7 +7,7 @@ import { TOMBSTONE_LIFETIME_MS } from '../../domain/query/position-checkpoints';
 import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
-import { conditionalWrite } from './operations';
+import { conditionalWrite, sendTransaction } from './operations';
 import { newWriteToken } from './write-tokens';
 import { withRetries } from './retries';
 import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey, tombstoneKey } from './keys';
@@ -281,15 +281,16 @@ export class DynamoDbResourceStore implements ResourceStore {
   }
 
   /**
-   * Runs a transaction. A cancellation goes to `explain`, which throws the domain's reading of
-   * it; conflicts with concurrent transactions are retried.
+   * Runs a transaction (applied once however often it is sent: sendTransaction). A cancellation
+   * goes to `explain`, which throws the domain's reading of it; conflicts with concurrent
+   * transactions are retried.
    */
   private async transact(
-    items: NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>,
+    items: NonNullable<TransactWriteCommandInput['TransactItems']>,
     explain: (reasons: { code: string; item?: Record<string, unknown> }[]) => void,
   ): Promise<void> {
     try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+      await sendTransaction(this.db, { TransactItems: items });
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (!reasons) return translateEngineError(error);

@@ -1,7 +1,8 @@
-import { GetCommand, PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PendingUpload } from '../../domain/images/image-upload';
 import type { UploadStore } from '../upload-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
+import { sendTransaction } from './operations';
 import { withRetries } from './retries';
 import { projectPartition } from './keys';
 import { TABLE_TTL_ATTRIBUTE } from './table-schema';
@@ -76,11 +77,9 @@ export class DynamoDbUploadStore implements UploadStore {
   async claim(projectKey: string, uploadId: string): Promise<boolean> {
     return withRetries(async () => {
       try {
-        await this.db.send(
-          new TransactWriteCommand({
-            TransactItems: [{ Delete: { TableName: this.tableName, Key: uploadKey(projectKey, uploadId), ConditionExpression: 'attribute_exists(pk)' } }],
-          }),
-        );
+        await sendTransaction(this.db, {
+          TransactItems: [{ Delete: { TableName: this.tableName, Key: uploadKey(projectKey, uploadId), ConditionExpression: 'attribute_exists(pk)' } }],
+        });
         return true;
       } catch (error) {
         const reason = cancellationReasons(error)?.[0]?.code;

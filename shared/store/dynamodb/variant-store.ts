@@ -1,9 +1,9 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InvalidOperationError } from '../../domain/errors';
 import type { Image, Variant } from '../../domain/images/variant';
 import type { VariantStore } from '../variant-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
-import { conditionalWrite } from './operations';
+import { conditionalWrite, sendTransaction } from './operations';
 import { newWriteToken } from './write-tokens';
 import { projectPartition } from './keys';
 import { withRetries } from './retries';
@@ -88,30 +88,28 @@ export class DynamoDbVariantStore implements VariantStore {
   private async create(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean): Promise<Variant> {
     const variant: Variant = { id, ...(sku === undefined ? {} : { sku }), images: publish ? [image] : [], stagedImages: [image] };
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...variantKey(projectKey, id), type: 'variant', ...variant },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
+      await sendTransaction(this.db, {
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.tableName,
+              Item: { ...variantKey(projectKey, id), type: 'variant', ...variant },
+              ConditionExpression: 'attribute_not_exists(pk)',
             },
-            ...(sku === undefined
-              ? []
-              : [
-                  {
-                    Put: {
-                      TableName: this.tableName,
-                      Item: { ...skuKey(projectKey, sku), type: 'variant-sku', variantId: id },
-                      ConditionExpression: 'attribute_not_exists(pk)',
-                    },
+          },
+          ...(sku === undefined
+            ? []
+            : [
+                {
+                  Put: {
+                    TableName: this.tableName,
+                    Item: { ...skuKey(projectKey, sku), type: 'variant-sku', variantId: id },
+                    ConditionExpression: 'attribute_not_exists(pk)',
                   },
-                ]),
-          ],
-        }),
-      );
+                },
+              ]),
+        ],
+      });
       return variant;
     } catch (error) {
       // Another upload created the variant or took the sku meanwhile: look again.

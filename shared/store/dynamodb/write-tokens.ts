@@ -10,8 +10,9 @@ export const WRITE_TOKEN_ATTRIBUTE = 'writeToken';
  * the version twice, an appended image be appended twice. Each such write stamps the item with a
  * token of its own (`set`) and holds only while the item does not carry it yet (`condition`), so a
  * repeat of an applied write fails its condition and finds its token on the item it gets back
- * (`appliedIn`): applied once, answered as applied. Transactions need none of this: the SDK resends
- * them with the same ClientRequestToken, which DynamoDB answers as it answered the first.
+ * (`appliedIn`): applied once, answered as applied. Transactions need none of this: they are
+ * resent with the same ClientRequestToken, which DynamoDB answers as it answered the first
+ * (operations.ts, sendTransaction).
  */
 export function newWriteToken() {
   const token = randomBytes(12).toString('base64url');
