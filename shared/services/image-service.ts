@@ -77,7 +77,12 @@ export class ImageService {
     }
     const key = imageObjectKey(projectKey, pending.filename);
     await this.storage.publishPending(pending.objectKey, key, image.contentType);
-    if (!(await this.uploads.claim(projectKey, uploadId))) {
+    // A claim that fails (the store unavailable) attaches nothing either: its copy goes too.
+    const claimed = await this.uploads.claim(projectKey, uploadId).catch(async (error: unknown) => {
+      await this.deleteObject(key, 'a completion whose claim failed');
+      throw error;
+    });
+    if (!claimed) {
       await this.deleteObject(key, 'a completion that lost the race');
       throw uploadNotFound(uploadId);
     }

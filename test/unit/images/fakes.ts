@@ -66,6 +66,8 @@ export class MemoryUploads implements UploadStore {
   readonly records = new Map<string, PendingUpload>();
   /** Set to lose every claim, as when another completion removed the record first. */
   loseClaims = false;
+  /** Set to make every claim fail, as when the table is unavailable. */
+  failClaims: Error | undefined;
 
   async create(projectKey: string, upload: PendingUpload) {
     this.records.set(`${projectKey}/${upload.uploadId}`, structuredClone(upload));
@@ -75,6 +77,7 @@ export class MemoryUploads implements UploadStore {
     return record && structuredClone(record);
   }
   async claim(projectKey: string, uploadId: string) {
+    if (this.failClaims) throw this.failClaims;
     if (this.loseClaims) return false;
     return this.records.delete(`${projectKey}/${uploadId}`);
   }

@@ -194,6 +194,16 @@ describe('completing an upload', () => {
     expect(storage.objects.size).toBe(0); // its own copy is removed again
   });
 
+  it('removes its copy again when the claim fails (the store unavailable: 503), and attaches nothing', async () => {
+    const pending = await started(`sku=x&contentType=image/gif&size=${GIF_1X1.length}`);
+    storage.receive(pending.objectKey, GIF_1X1, 'image/gif');
+    uploads.failClaims = new StoreUnavailableError(new Error('transaction still in progress'));
+    await expect(service.completeUpload('demo', pending.uploadId)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(variants.attached).toHaveLength(0);
+    expect(storage.objects.size).toBe(0);
+    expect(storage.pending.has(pending.objectKey)).toBe(true); // completing again can still succeed
+  });
+
   it('deletes the object when the variant cannot record it (row 13\'s rule)', async () => {
     const failing = recordingVariants(async () => {
       throw new StoreUnavailableError(new Error('DynamoDB throttled'));
