@@ -59,8 +59,11 @@ export class KmsSigningKeys implements SigningKeys {
 
   async sign(data: Buffer) {
     const [current] = await this.publicKeys();
+    // KMS refuses a RAW message over 4096 bytes (a client with many scopes has a longer signing
+    // input); for RSASSA_PKCS1_V1_5_SHA_256 a SHA-256 digest signed as DIGEST is the same signature.
+    const digest = createHash('sha256').update(data).digest();
     const { Signature } = await this.kms.send(
-      new SignCommand({ KeyId: this.keyIds[0], Message: data, MessageType: 'RAW', SigningAlgorithm: 'RSASSA_PKCS1_V1_5_SHA_256' }),
+      new SignCommand({ KeyId: this.keyIds[0], Message: digest, MessageType: 'DIGEST', SigningAlgorithm: 'RSASSA_PKCS1_V1_5_SHA_256' }),
     );
     return { kid: current!.kid, signature: Buffer.from(Signature!) };
   }

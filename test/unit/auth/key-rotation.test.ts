@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KmsSigningKeys, toPublicJwk, type PublicJwk, type SigningKeys } from '../../../shared/auth/signing-keys';
 import { createTokenVerifier } from '../../../shared/auth/token-verifier';
 import { issueAccessToken } from '../../../shared/auth/tokens';
+import { kmsSign } from './kms-stand-in';
 
 /**
  * Signing-key rotation (docs/security.md): SIGNING_KEY_ARN lists the keys, the first signs and all
@@ -78,8 +79,7 @@ describe('KmsSigningKeys with SIGNING_KEY_ARN = "<new>,<old>"', () => {
       }
       if (command instanceof SignCommand) {
         signedWith.push(command.input.KeyId!);
-        expect(command.input.SigningAlgorithm).toBe('RSASSA_PKCS1_V1_5_SHA_256');
-        return { Signature: signWithKey('sha256', Buffer.from(command.input.Message!), byArn[command.input.KeyId!]!) };
+        return { Signature: kmsSign(command.input, byArn[command.input.KeyId!]!) };
       }
       throw new Error(`unexpected command ${(command as object).constructor.name}`);
     });
