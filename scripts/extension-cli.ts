@@ -1,7 +1,7 @@
 /**
  * `npm run extension -- <command>`: binds a project's extension actions to their handlers.
  *
- *   bind   --project <p> --action <a> (--url <https URL> | --lambda <name or ARN> | --static <file.json> [--status <code>])
+ *   bind   --project <p> --action <a> (--url <https URL> | --lambda <gr-extension-… name[:<version or alias>]> | --static <file.json> [--status <code>])
  *   unbind --project <p> --action <a>
  *   list   [--project <p>]
  *
@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as z from 'zod';
 import { EXTENSION_ACTIONS, isExtensionAction, type ExtensionAction } from '../shared/domain/extensions/actions';
-import { describeTarget, ExtensionBinding, type ExtensionTarget } from '../shared/domain/extensions/binding';
+import { describeTarget, ExtensionBinding, newLambdaBindingProblem, type ExtensionTarget } from '../shared/domain/extensions/binding';
 import { DEFAULT_BINDINGS } from '../shared/domain/extensions/default-bindings';
 import { generateSecret } from '../shared/domain/extensions/signing';
 import { classifyAddress, unbracket } from '../shared/services/extension-forwarding/address-policy';
@@ -25,7 +25,7 @@ import { STORE_OPTIONS, STORE_USAGE, UsageError, openServiceTable, storeOptionsO
 
 const USAGE = `Usage:
   npm run extension -- bind   --project <p> --action <action> --url <https URL>          [--json]
-  npm run extension -- bind   --project <p> --action <action> --lambda <gr-extension-… name or ARN> [--json]
+  npm run extension -- bind   --project <p> --action <action> --lambda <gr-extension-… name[:<version or alias>]> [--json]
   npm run extension -- bind   --project <p> --action <action> --static <file.json> [--status <code>] [--json]
   npm run extension -- unbind --project <p> --action <action>
   npm run extension -- list   [--project <p>] [--json]
@@ -83,6 +83,8 @@ async function bind(options: Options, storeOptions: StoreOptions): Promise<void>
     secret = generateSecret();
     target = { kind: 'http', url: options.url, secret };
   } else if (options.lambda !== undefined) {
+    const problem = newLambdaBindingProblem(options.lambda);
+    if (problem) throw new UsageError(`Invalid binding: ${problem}.`);
     secret = generateSecret();
     target = { kind: 'lambda', functionName: options.lambda, secret };
   } else {

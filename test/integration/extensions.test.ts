@@ -211,6 +211,24 @@ describe('extension actions (rows 14–16)', () => {
     }
   });
 
+  it('the CLI binds a Lambda function by name and refuses its ARN, which may be of another account or region than the service can invoke', async () => {
+    try {
+      const refused = await cli('bind', '--project', 'other', '--action', 'namespace-action', '--lambda', 'arn:aws:lambda:us-east-1:999999999999:function:gr-extension-cart').then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(refused?.code).toBe(1);
+      expect(refused?.stderr).toContain('not an ARN: the service invokes functions of its own AWS account and region only');
+      expect(await bindings.get('other', 'namespace-action')).toBeUndefined();
+
+      const bound = JSON.parse(await cli('bind', '--project', 'other', '--action', 'namespace-action', '--lambda', 'gr-extension-cart:live', '--json'));
+      expect(bound).toMatchObject({ target: { kind: 'lambda', functionName: 'gr-extension-cart:live' } });
+      expect(await bindings.get('other', 'namespace-action')).toMatchObject({ target: { kind: 'lambda', functionName: 'gr-extension-cart:live' } });
+    } finally {
+      await bindings.delete('other', 'namespace-action');
+    }
+  });
+
   it('answers 404 naming the action when the project bound nothing', async () => {
     await bindings.delete('other', 'namespace-action');
     const token = await tokenFor();

@@ -48,6 +48,17 @@ export const HttpTarget = z.strictObject({
   secret: Secret,
 });
 
+/** What makes a new Lambda binding one the service could never invoke; undefined when it can. */
+export function newLambdaBindingProblem(functionName: string): string | undefined {
+  // The service invokes its own account's functions in its own region (its IAM grant, its
+  // region's Lambda endpoint), which a name always means; an ARN may name another account or
+  // region, and every call would answer 502. Bindings stored with an ARN before still work when
+  // it is of the service's account and region.
+  return functionName.startsWith('arn:') || /^\d{12}:function:/.test(functionName)
+    ? "give the function's name (gr-extension-…, optionally :<version or alias>), not an ARN: the service invokes functions of its own AWS account and region only"
+    : undefined;
+}
+
 export const LambdaTarget = z.strictObject({
   kind: z.literal('lambda'),
   functionName: z.string().check(z.regex(LAMBDA_FUNCTION, `a Lambda function name or ARN whose name starts with ${LAMBDA_NAME_PREFIX}`)),

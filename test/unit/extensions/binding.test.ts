@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StaticTarget, isExtensionAnswerStatus } from '../../../shared/domain/extensions/binding.js';
+import { LambdaTarget, StaticTarget, isExtensionAnswerStatus, newLambdaBindingProblem } from '../../../shared/domain/extensions/binding.js';
 
 describe('the statuses an extension answers with', () => {
   it('are 200–599 with a body: no redirect, no 204 or 205', () => {
@@ -17,5 +17,29 @@ describe('the statuses an extension answers with', () => {
       expect(parsed.success, String(statusCode)).toBe(false);
       expect(parsed.error?.issues[0]?.message).toBe('the status must be 200–599 with a body: not 3xx, 204 or 205');
     }
+  });
+});
+
+describe('a new Lambda binding names its function, never an ARN', () => {
+  it('takes a gr-extension- name, with a version or alias', () => {
+    for (const name of ['gr-extension-cart', 'gr-extension-cart:live', 'gr-extension-cart:7', 'gr-extension-cart:$LATEST']) {
+      expect(newLambdaBindingProblem(name), name).toBeUndefined();
+    }
+  });
+
+  it('refuses an ARN of any account and region: the service invokes only its own (IAM grant, regional endpoint)', () => {
+    for (const arn of [
+      'arn:aws:lambda:us-east-1:999999999999:function:gr-extension-cart',
+      'arn:aws:lambda:eu-west-1:123456789012:function:gr-extension-cart:live',
+      'arn:aws-cn:lambda:cn-north-1:123456789012:function:gr-extension-cart',
+      '123456789012:function:gr-extension-cart',
+    ]) {
+      expect(newLambdaBindingProblem(arn), arn).toContain('not an ARN');
+    }
+  });
+
+  it('a binding stored with an ARN before is still read', () => {
+    const stored = { kind: 'lambda', functionName: 'arn:aws:lambda:eu-west-1:123456789012:function:gr-extension-cart', secret: 'gres_'.padEnd(40, 'x') };
+    expect(LambdaTarget.safeParse(stored).success).toBe(true);
   });
 });
