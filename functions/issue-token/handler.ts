@@ -1,7 +1,7 @@
 import { clientStore, signingKeys, tokenSettings } from '../../shared/composition-root';
 import { callerSource } from '../../shared/auth/caller-source';
 import { authenticateClient } from '../../shared/auth/client-authentication';
-import { issueAccessToken } from '../../shared/auth/tokens';
+import { issueAccessToken, MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
 import { endpoint } from '../../shared/http/endpoint';
 import { oauthError } from '../../shared/http/errors';
 import { readForm } from '../../shared/http/form';
@@ -32,6 +32,14 @@ export const handler = endpoint(issueToken, async ({ headers, body, query, sourc
   const scopes = requested?.length ? [...new Set(requested)] : client.scopes;
 
   const { token, expiresIn } = await issueAccessToken(signingKeys(), tokenSettings(), { clientId: client.clientId, scopes });
+  // A token the API would refuse as too long is not issued: the client learns why, and what to ask.
+  if (token.length > MAX_TOKEN_LENGTH) {
+    throw oauthError(
+      400,
+      'invalid_scope',
+      `A token for these ${scopes.length} scopes would be ${token.length} characters, over the ${MAX_TOKEN_LENGTH} the API reads: ask for fewer with the scope parameter.`,
+    );
+  }
   return {
     statusCode: 200,
     body: { access_token: token, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') },

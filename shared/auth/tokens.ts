@@ -9,7 +9,11 @@ export interface TokenSettings {
 
 export type AccessTokenClaims = JwtPayload & { exp: number; client_id: string; scope: string };
 
-/** Largest bearer token worth reading: ours are well under 2 KB. */
+/**
+ * Largest bearer token the API reads (API Gateway takes 10 KB of request line and headers): about
+ * 1 KB plus 40 characters per scope, so a client with a few hundred scopes gets a 400 asking for
+ * fewer (issue-token) instead of a token every call would refuse.
+ */
 export const MAX_TOKEN_LENGTH = 8 * 1024;
 
 /** Signs an RS256 JWT for a client with the given scopes. */

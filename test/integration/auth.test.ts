@@ -1,7 +1,9 @@
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_SCOPE_NAMES } from '../../shared/auth/scopes';
+import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
 import { call, devClient, draftExample, forgeToken, tokenFor, validClaims } from './api-client';
+import { createTestClient } from './test-clients';
 
 const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
 const form = 'application/x-www-form-urlencoded';
@@ -33,6 +35,18 @@ describe('token service: POST /oauth/token (client credentials)', () => {
     const answer = await requestToken('grant_type=client_credentials&scope=manage_test:demo manage_test:elsewhere');
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ error: 'invalid_scope', errors: [{ code: 'invalid_scope' }] });
+  });
+
+  it('a token too long for the API to read is not issued: 400 invalid_scope asking for fewer; a narrower one is', async () => {
+    const scopes = Array.from({ length: 200 }, (_, index) => `manage_test:project-with-a-long-key-${String(index).padStart(3, '0')}`);
+    const client = await createTestClient(scopes, 'many-scopes');
+    const refused = await requestToken('grant_type=client_credentials', basic(client.clientId, client.secret));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: 'invalid_scope' });
+    expect(refused.body.error_description).toContain('ask for fewer with the scope parameter');
+    const narrowed = await requestToken(`grant_type=client_credentials&scope=${scopes.slice(0, 20).join(' ')}`, basic(client.clientId, client.secret));
+    expect(narrowed.status).toBe(200);
+    expect(narrowed.body.access_token.length).toBeLessThanOrEqual(MAX_TOKEN_LENGTH);
   });
 
   it('refuses a wrong secret, an unknown client or no credentials: 401 invalid_client', async () => {
