@@ -124,6 +124,19 @@ describe('paged query (rows 1 and 12)', () => {
     expect(answer.status).toBe(200);
   });
 
+  it('a named id or key that cannot exist (1100 characters, past the store\'s key size) matches nothing: 200, not 500', async () => {
+    const long = 'a'.repeat(1100);
+    for (const where of [`id = "${long}"`, `key in ("${long}")`, `key in ("${long}", "q-03") and version = 1`, `id in ("${long}", "${seeded[0].id}")`]) {
+      const answer = await get(`?where=${encodeURIComponent(where)}`);
+      expect(answer.status, where).toBe(200);
+      const expected = where.includes('q-03') ? ['q-03'] : where.includes(seeded[0].id) ? [seeded[0].key] : [];
+      expect(answer.body.results.map((resource: any) => resource.key), where).toEqual(expected);
+    }
+    // Not a named candidate: every resource's id differs from it.
+    expect((await get(`?where=${encodeURIComponent(`id != "${long}"`)}&limit=1`)).body.total).toBe(12);
+    expect((await get(`?where=${encodeURIComponent(`not(key = "${long}")`)}&limit=1`)).body.total).toBe(12);
+  });
+
   it('a view-only token may query; a token of another project may not', async () => {
     expect((await get('?limit=1', await tokenFor(`view_test:${project}`))).status).toBe(200);
     expect((await get('?limit=1', await tokenFor('view_test:demo'))).status).toBe(403);
@@ -140,6 +153,13 @@ describe('HEAD /resource (row 5)', () => {
     const missing = await head(`?where=${encodeURIComponent('key = "nope"')}`);
     expect(missing.status).toBe(404);
     expect(missing.body).toBeUndefined();
+  });
+
+  it('is 404 for a named id or key that cannot exist (1100 characters), not 500', async () => {
+    const long = 'a'.repeat(1100);
+    expect((await head(`?where=${encodeURIComponent(`id = "${long}"`)}`)).status).toBe(404);
+    expect((await head(`?where=${encodeURIComponent(`key in ("${long}")`)}`)).status).toBe(404);
+    expect((await head(`?where=${encodeURIComponent(`key in ("${long}", "q-03")`)}`)).status).toBe(200);
   });
 
   it('refuses a bad predicate with 400 and no body', async () => {
@@ -184,6 +204,17 @@ describe('search (row 4)', () => {
     expect(answer.body.total).toBe(6);
     const terms = answer.body.facets['objectTypeProperty.arrayOfStringExample'].terms;
     expect(terms).toEqual(expect.arrayContaining([{ term: 'dog', count: 3 }, { term: 'cat', count: 3 }]));
+  });
+
+  it('a filter.query naming an id or key that cannot exist (1100 characters) matches nothing: 200, not 500', async () => {
+    const long = 'a'.repeat(1100);
+    for (const field of ['id', 'key']) {
+      const answer = await search(`filter.query=${encodeURIComponent(`${field}:"${long}"`)}`);
+      expect(answer.status, field).toBe(200);
+      expect(answer.body).toMatchObject({ total: 0, results: [] });
+    }
+    const one = await search(`filter.query=${encodeURIComponent(`key:"${long}","q-03"`)}`);
+    expect(one.body.results.map((resource: any) => resource.key)).toEqual(['q-03']);
   });
 
   it('refuses unknown filter fields with 400', async () => {

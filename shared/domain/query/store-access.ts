@@ -1,3 +1,4 @@
+import { isResourceId, isResourceKey } from '../resource-address';
 import { idPrefixAt } from '../resource-id';
 import { instantOf } from './field-schema';
 import type { DocumentComparator } from './sort';
@@ -75,11 +76,17 @@ export class NarrowingCollector {
   private named: { ids?: Set<string>; keys?: Set<string> } = {};
   private readonly bounds = { id: {} as Bounds<string>, createdAt: {} as Bounds<number>, lastModifiedAt: {} as Bounds<number> };
 
-  /** Only these values of `id` or `key` can match (one condition: the values are alternatives). */
+  /**
+   * Only these values of `id` or `key` can match (one condition: the values are alternatives).
+   * A value outside the pattern every id (key) matches names no resource, so it is dropped: the
+   * store is never asked for it (one past the sort key's 1024 bytes is a ValidationException),
+   * and a condition left with none names no candidate, so nothing is read.
+   */
   name(field: 'id' | 'key', values: readonly string[]): void {
     const slot = field === 'id' ? 'ids' : 'keys';
+    const possible = values.filter(field === 'id' ? isResourceId : isResourceKey);
     const current = this.named[slot];
-    this.named[slot] = current ? new Set(values.filter((value) => current.has(value))) : new Set(values);
+    this.named[slot] = current ? new Set(possible.filter((value) => current.has(value))) : new Set(possible);
   }
 
   /** The matches' values of `field` are at least (`from`) or at most (`to`) this one. */

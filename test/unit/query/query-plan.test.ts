@@ -19,11 +19,25 @@ describe('creation-ordered ids', () => {
 
 describe('planQuery: what an index can answer', () => {
   it('names candidates from top-level id and key conjuncts, intersecting them, with variables', () => {
-    expect(plan(['id in ("a", "b", "c") and version = 1', 'id = "b"']).ids).toEqual(['b']);
+    const [a, b, c] = ['2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.001Z', '2025-01-01T00:00:00.002Z'].map(creationOrderedId);
+    expect(plan([`id in ("${a}", "${b}", "${c}") and version = 1`, `id = "${b}"`]).ids).toEqual([b]);
     expect(plan(['key in (:keys)'], [], { keys: ['k1', 'k2'] }).keys).toEqual(['k1', 'k2']);
     expect(plan(['key = "a" or version = 1']).keys).toBeUndefined();
     expect(plan(['not(key = "a")']).keys).toBeUndefined();
     expect(plan(['key not in ("a")']).keys).toBeUndefined();
+  });
+
+  it('drops named ids and keys that cannot exist (not of their pattern): none left names no candidate', () => {
+    const id = creationOrderedId('2025-01-01T00:00:00.000Z');
+    const long = 'a'.repeat(1100);
+    expect(plan([`id = "${long}"`]).ids).toEqual([]);
+    expect(plan([`id in ("${long}", "${id}", "not-an-id")`]).ids).toEqual([id]);
+    expect(plan([`key in ("${long}", "k1", "k 2", "x")`]).keys).toEqual(['k1']);
+    expect(plan(['key = :key'], [], { key: [long] }).keys).toEqual([]);
+    // Not named: the evaluator alone decides, as before.
+    expect(plan([`id != "${long}"`]).ids).toBeUndefined();
+    expect(plan([`not(key = "${long}")`]).keys).toBeUndefined();
+    expect(plan([`key = "${long}" or version = 1`]).keys).toBeUndefined();
   });
 
   it('turns createdAt ranges into id ranges only when ids are creation-ordered', () => {

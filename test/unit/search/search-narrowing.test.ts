@@ -14,8 +14,15 @@ const at = (text: string) => Date.parse(text);
 
 describe('what filter.query tells the store (search-narrowing.ts)', () => {
   it('names ids and keys; expressions hold together, so their names intersect', () => {
-    expect(narrowingOf(filterQuery('id:"a","b"'))).toEqual({ ...unbounded, ids: ['a', 'b'] });
+    const [a, b] = ['0190163d-8694-739b-aea5-966c26f8ad91', '0190163d-8694-739b-aea5-966c26f8ad92'];
+    expect(narrowingOf(filterQuery(`id:"${a}","${b}"`))).toEqual({ ...unbounded, ids: [a, b] });
     expect(narrowingOf(filterQuery('key:"k1","k2","k3"'), filterQuery('key:"k2","k3","k4"'))).toEqual({ ...unbounded, keys: ['k2', 'k3'] });
+  });
+
+  it('drops named ids and keys that cannot exist (not of their pattern): none left names no candidate', () => {
+    const long = 'a'.repeat(1100);
+    expect(narrowingOf(filterQuery(`id:"${long}"`))).toEqual({ ...unbounded, ids: [] });
+    expect(narrowingOf(filterQuery(`key:"${long}","k1"`))).toEqual({ ...unbounded, keys: ['k1'] });
   });
 
   it('bounds ids by the hull of their ranges and terms, an open end staying open', () => {
