@@ -2,7 +2,7 @@ import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
-import { hashSecret } from '../shared/auth/client-secrets';
+import { hashSecret, isClientId } from '../shared/auth/client-secrets';
 import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
@@ -50,6 +50,10 @@ export const LOCAL_IMAGE_UPLOADS_BUCKET = 'image-uploads';
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const progress = options.onProgress ?? (() => undefined);
+  // Authentication looks no other id up: a development client of another would never get a token.
+  if (!isClientId(options.devClient.clientId)) {
+    throw new LocalStartError(`LOCAL_CLIENT_ID '${options.devClient.clientId}' is not a client id: 1–128 characters of A-Z a-z 0-9 . _ ~ -`, 9);
+  }
   const dataDir = resolve(options.dataDir);
   await ensureWritable(dataDir);
   await ensurePortFree(options.port, options.host);

@@ -4,6 +4,7 @@
  * `npm run extension`: scripts/service-table.ts.
  */
 import { parseArgs } from 'node:util';
+import { isClientId } from '../shared/auth/client-secrets';
 import { PROJECT_KEY_PATTERN, ScopeError, parseClientScopes } from '../shared/auth/scopes';
 import { STORE_OPTIONS, STORE_USAGE, UsageError, storeOptionsOf, type StoreOptions } from './service-table';
 
@@ -35,9 +36,6 @@ const OPTIONS = {
   ...STORE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
-
-/** Client ids are what a client sends in HTTP Basic: keep them to characters that need no encoding. */
-const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
 
 export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
   let parsed;
@@ -89,7 +87,7 @@ export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
       const [clientId, ...extra] = rest;
       if (!clientId) throw new UsageError(`${command} needs the client id: npm run client -- ${command} <clientId>`);
       if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
-      if (!CLIENT_ID.test(clientId)) throw new UsageError(`'${clientId}' is not a client id.`);
+      if (!isClientId(clientId)) throw new UsageError(`'${clientId}' is not a client id.`);
       return { command, clientId, json, store };
     }
     default:

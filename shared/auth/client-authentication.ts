@@ -1,7 +1,7 @@
 import { logger } from '../observability/logger';
 import type { ApiClient, ClientStore } from '../store/client-store';
 import { attemptWindow, brakeSource, epochSeconds } from '../domain/auth/brute-force-brake';
-import { DECOY_HASH, decoyLike, verifySecret } from './client-secrets';
+import { DECOY_HASH, decoyLike, isClientId, verifySecret } from './client-secrets';
 import { OAuthError } from './oauth-error';
 
 /**
@@ -24,7 +24,8 @@ export async function authenticateClient(
   now: number = epochSeconds(),
 ): Promise<ApiClient> {
   const credentials = basicCredentials(authorization);
-  const client = await store.get(credentials.clientId);
+  // An id no client can have is unknown without asking the store (which may refuse it outright).
+  const client = isClientId(credentials.clientId) ? await store.get(credentials.clientId) : undefined;
   if (!client) {
     await verifySecret(credentials.secret, DECOY_HASH); // unknown ids: nothing to brake, nothing written
     throw refused();

@@ -32,6 +32,16 @@ export function generateSecret(): string {
 }
 
 /**
+ * Every client id: 1–128 characters that HTTP Basic carries unencoded (RFC 3986's unreserved).
+ * Generated ids (`generateClientId`, 24 characters) and given ones (local mode's LOCAL_CLIENT_ID,
+ * test clients) are of it; the CLI names clients by it, and client authentication looks no other
+ * id up — one far longer would pass the table's 2048-byte partition key (a ValidationException).
+ */
+const CLIENT_ID = /^[A-Za-z0-9._~-]{1,128}$/;
+
+export const isClientId = (clientId: string): boolean => CLIENT_ID.test(clientId);
+
+/**
  * A new client id: 18 random bytes, base64url. Never one that begins with `-`, which a command
  * line takes for an option (`npm run client -- revoke -x…` would refuse it): such a draw is
  * drawn again (1 in 64).

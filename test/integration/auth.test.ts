@@ -57,6 +57,16 @@ describe('token service: POST /oauth/token (client credentials)', () => {
     }
   });
 
+  it('refuses a client id no client can have (2100 characters, past the table\'s key size; outside the alphabet) as an unknown one: 401, not 500', async () => {
+    const unknown = await requestToken('grant_type=client_credentials', basic('nobody', 'x'));
+    for (const clientId of ['c'.repeat(2100), 'a@b']) {
+      const answer = await requestToken('grant_type=client_credentials', basic(clientId, 'x'));
+      expect(answer.status, clientId.slice(0, 10)).toBe(401);
+      expect(answer.body, clientId.slice(0, 10)).toEqual(unknown.body);
+      expect(answer.headers.get('www-authenticate')).toBe(unknown.headers.get('www-authenticate'));
+    }
+  });
+
   it('refuses other grants: 400 unsupported_grant_type; a missing grant: 400 invalid_request', async () => {
     const password = await requestToken('grant_type=password&username=a&password=b');
     expect(password.status).toBe(400);

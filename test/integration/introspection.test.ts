@@ -21,6 +21,14 @@ describe('POST /oauth/introspect: who may ask', () => {
     }
   });
 
+  it('refuses a client id no client can have (2100 characters, past the table\'s key size) as an unknown one: 401, not 500', async () => {
+    const token = await tokenFor('view_test:demo');
+    const unknown = await ask(token, basic('nobody', 'x'));
+    const answer = await ask(token, basic('c'.repeat(2100), 'x'));
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual(unknown.body);
+  });
+
   it('needs the token parameter in a form body: 400 invalid_request', async () => {
     const missing = await introspect(caller, 'token_type_hint=access_token');
     expect(missing.status).toBe(400);

@@ -66,3 +66,17 @@ describe('npm start with an engine port already taken', () => {
     expect(run.output).toContain('S3_LOCAL_PORT');
   });
 });
+
+describe('npm start with a LOCAL_CLIENT_ID no client can have', () => {
+  it('exit 9 before anything starts: authentication would never look that id up', async () => {
+    const emptyDir = await mkdtemp(join(tmpdir(), 'grs-bad-client-id-'));
+    try {
+      const run = await secondStart({ LOCAL_CLIENT_ID: 'dev client', LOCAL_DATA_DIR: emptyDir });
+      expect(run.code, run.output).toBe(9);
+      expect(run.output).toContain("LOCAL_CLIENT_ID 'dev client' is not a client id");
+      expect(await readdir(emptyDir)).toEqual([]);
+    } finally {
+      await rm(emptyDir, { recursive: true, force: true });
+    }
+  });
+});

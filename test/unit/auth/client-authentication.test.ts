@@ -1,12 +1,18 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { BRAKE, attemptWindow, brakeSource, type AttemptWindow } from '../../../shared/domain/auth/brute-force-brake';
 import { authenticateClient, basicCredentials } from '../../../shared/auth/client-authentication';
-import { hashSecret } from '../../../shared/auth/client-secrets';
+import { DECOY_HASH, hashSecret, verifySecret } from '../../../shared/auth/client-secrets';
 import { OAuthError } from '../../../shared/auth/oauth-error';
 import { toApiError, type ApiError } from '../../../shared/http/errors';
 import type { ApiClient, ClientStore } from '../../../shared/store/client-store';
 
 const T0 = 1_700_000_000;
+
+// verifySecret as is, watched: which hash each refusal is checked against (the decoy keeps the time).
+vi.mock('../../../shared/auth/client-secrets', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../../shared/auth/client-secrets')>();
+  return { ...original, verifySecret: vi.fn(original.verifySecret) };
+});
 
 describe('the brake policy: 10 unsuccessful attempts per client and source in a fixed 15-minute window', () => {
   it('numbers windows of 15 minutes and says when each ends', () => {
@@ -104,6 +110,23 @@ describe('authenticateClient', () => {
     const unknown = await refusal(authenticateClient(basic('ghost', 'right'), store, STRANGER, T0));
     expect(unknown.body).toEqual(wrong.body);
     expect([...store.counters.keys()].some((key) => key.startsWith('ghost|'))).toBe(false);
+  });
+
+  it('refuses an id no client can have (past 128 characters, or outside A-Z a-z 0-9 . _ ~ -) as an unknown one, without reading it', async () => {
+    const unknown = await refusal(authenticateClient(basic('ghost', 'right'), store, STRANGER, T0));
+    const reads = vi.spyOn(store, 'get');
+    for (const clientId of ['c'.repeat(2100), 'c'.repeat(129), 'a@b', 'my%20client']) {
+      vi.mocked(verifySecret).mockClear();
+      const refused = await refusal(authenticateClient(basic(clientId, 'right'), store, STRANGER, T0));
+      expect(refused.statusCode, clientId.slice(0, 10)).toBe(401);
+      expect(refused.body, clientId.slice(0, 10)).toEqual(unknown.body);
+      // One hash check against the decoy, as for an unknown id: the time tells nothing either.
+      expect(vi.mocked(verifySecret).mock.calls, clientId.slice(0, 10)).toEqual([['right', DECOY_HASH]]);
+    }
+    expect(reads).not.toHaveBeenCalled();
+    reads.mockRestore();
+    // 128 characters of the alphabet is a client id: looked up (here unknown).
+    await refusal(authenticateClient(basic('c'.repeat(128), 'right'), store, STRANGER, T0));
   });
 
   it('brakes the source after 10 wrong secrets — the same refusal even for the right secret — never the owner elsewhere', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { DECOY_HASH, decoyLike, generateClientId, generateSecret, hashSecret, verifySecret } from '../../../shared/auth/client-secrets.js';
+import { DECOY_HASH, decoyLike, generateClientId, generateSecret, hashSecret, isClientId, verifySecret } from '../../../shared/auth/client-secrets.js';
 import { parseClientCliArgs } from '../../../scripts/client-cli-args.js';
 
 /** A record written by the scheme used before (scrypt N=16384, r=8, p=1): such clients keep working. */
@@ -17,6 +17,13 @@ describe('generateSecret', () => {
   it('returns a different secret each time', () => {
     const secrets = new Set(Array.from({ length: 20 }, generateSecret));
     expect(secrets.size).toBe(20);
+  });
+});
+
+describe('isClientId', () => {
+  it('holds generated ids and given ones (local mode, tests), up to 128 characters that HTTP Basic carries unencoded', () => {
+    for (const id of [generateClientId(), 'local-dev-client', 'test-client', 'bench-client', 'a', 'a.b_c~d-e', 'x'.repeat(128)]) expect(isClientId(id), id).toBe(true);
+    for (const id of ['', 'x'.repeat(129), 'x'.repeat(2100), 'my client', 'a@b', 'a:b', 'a%20b', 'é']) expect(isClientId(id), id).toBe(false);
   });
 });
 
