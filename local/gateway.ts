@@ -21,6 +21,27 @@ import { withCors } from './cors';
 /** API Gateway refuses larger request payloads with 413. */
 export const GATEWAY_PAYLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Lambda takes at most 6,291,456 bytes of payload in a synchronous invocation: the whole event as
+ * JSON, where a non-text body is base64 (4/3 of its size). A request whose event is larger never
+ * reaches the function; API Gateway answers it. Its answer is not in AWS's documentation: REST APIs
+ * were seen answering 413 `{"message": "Request Too Long"}`, and an HTTP API's body is not on
+ * record. So, like the 10 MB refusal, the status is API Gateway's (413) and the body the
+ * service's shape, whose `message` is where API Gateway's generic `{"message"}` has it.
+ */
+export const LAMBDA_PAYLOAD_LIMIT_BYTES = 6_291_456;
+
+/** The bytes of the payload Lambda is invoked with for this event. */
+export const lambdaPayloadBytes = (event: APIGatewayProxyEventV2): number => Buffer.byteLength(JSON.stringify(event));
+
+const lambdaPayloadTooLarge = () =>
+  new ApiError(413, [
+    {
+      code: 'RequestEntityTooLarge',
+      message: `The request exceeds the ${LAMBDA_PAYLOAD_LIMIT_BYTES} bytes a function is invoked with (the request as JSON, a binary body base64-encoded).`,
+    },
+  ]);
+
 type LambdaHandler<E, R> = (event: E, context: Context) => Promise<R>;
 export type RouteHandler = LambdaHandler<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
 export type AuthorizerHandler = LambdaHandler<
@@ -55,8 +76,9 @@ export interface AnsweredRequest {
  * A local stand-in for API Gateway (HTTP API, payload 2.0): it routes with the endpoints' routes by
  * API Gateway's rules, runs the authorizer (with its result cache) on protected routes, turns
  * requests into the same events Lambda receives and the handlers' results back into responses.
- * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, no route)
- * it answers in the service's error shape; API Gateway's own bodies there are `{"message": ...}`.
+ * Where API Gateway itself would refuse (no Authorization header, payload over 10 MB, an event over
+ * Lambda's 6,291,456 bytes, no route) it answers in the service's error shape; API Gateway's own
+ * bodies there are `{"message": ...}`.
  */
 export function createGateway({ endpoints, fallback, loadHandler, authorizer, onAnswered, corsOrigins = [] }: GatewayOptions) {
   const matchRoute = routeMatcher(routeTableOf(endpoints));
@@ -96,6 +118,8 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, on
       if (served.route.access.kind !== 'public') {
         (event.requestContext as unknown as { authorizer: unknown }).authorizer = { lambda: await authorize(event) };
       }
+      // After the authorizer, as in AWS: only the function's invocation carries the body.
+      if (lambdaPayloadBytes(event) > LAMBDA_PAYLOAD_LIMIT_BYTES) throw lambdaPayloadTooLarge();
       const handler = await loadHandler(served.endpoint);
       return withRequestId(await handler(event, lambdaContext(served.endpoint.name)), requestId);
     } catch (error) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_IMAGE_SIDE } from '../../shared/domain/images/image-file';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../local/gateway';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from '../../shared/domain/images/image-file';
 import { GIF_1X1, png, pngDeclaring } from '../support/images';
 import { call, tokenFor, uniqueKey } from './api-client';
 
@@ -105,7 +106,14 @@ describe('image upload (row 13)', () => {
     const big = Buffer.concat([png(1, 1), Buffer.alloc(4_500_000)]);
     const answer = await upload(`sku=${uniqueKey()}`, big);
     expect(answer.status).toBe(413);
-    expect(answer.body.errors[0].code).toBe('RequestEntityTooLarge');
+    expect(answer.body.errors[0]).toMatchObject({ code: 'RequestEntityTooLarge', message: expect.stringContaining(String(MAX_IMAGE_BYTES)) });
+  });
+
+  it('an image whose request passes Lambda\'s 6,291,456-byte payload (base64: ≈4.72 MB raw) never reaches the function: the gateway\'s 413', async () => {
+    const big = Buffer.concat([png(1, 1), Buffer.alloc(4_800_000)]);
+    const answer = await upload(`sku=${uniqueKey()}`, big);
+    expect(answer.status).toBe(413);
+    expect(answer.body.errors[0]).toMatchObject({ code: 'RequestEntityTooLarge', message: expect.stringContaining(String(LAMBDA_PAYLOAD_LIMIT_BYTES)) });
   });
 
   it('needs manage_products: manage_test alone is 403', async () => {

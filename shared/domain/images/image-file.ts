@@ -11,8 +11,9 @@ export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as c
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
 
 /**
- * The largest image the endpoint takes: Lambda's 6 MB synchronous payload carries the body
- * base64-encoded (4/3 of its size) inside the event, which leaves about 4.4 MB of raw bytes.
+ * The largest image the endpoint takes: Lambda's 6,291,456-byte synchronous payload carries the
+ * body base64-encoded (4/3 of its size) inside the event, which leaves about 4.7 MB of raw bytes
+ * less the rest of the request; a larger request never reaches the function (docs/design.md).
  */
 export const MAX_IMAGE_BYTES = 4_400_000;
 

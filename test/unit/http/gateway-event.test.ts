@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { endpoints, fallback } from '../../../functions/endpoints';
-import { createGateway, requestTime, type AnsweredRequest } from '../../../local/gateway';
+import { createGateway, LAMBDA_PAYLOAD_LIMIT_BYTES, lambdaPayloadBytes, requestTime, type AnsweredRequest } from '../../../local/gateway';
 
 describe('the events the local gateway hands the handlers', () => {
   it('requestContext.time is written as API Gateway writes it', () => {
@@ -58,5 +58,60 @@ describe('the events the local gateway hands the handlers', () => {
       { status: 200, code: undefined, correlationId: 'corr-1' },
       { status: 401, code: expect.any(String), correlationId: expect.any(String) },
     ]);
+  });
+});
+
+describe("Lambda's 6,291,456-byte synchronous payload: a larger event never reaches the function", () => {
+  const authorized = async () => ({ isAuthorized: true, context: { authenticated: 'true' as const, clientId: 'c', scope: 'manage_products:demo', expiresAt: '9999999999' } });
+  const gatewayCounting = () => {
+    const received: any[] = [];
+    const gateway = createGateway({
+      endpoints,
+      fallback,
+      loadHandler: async () => async (event) => {
+        received.push(event);
+        return { statusCode: 200, body: '{}' };
+      },
+      authorizer: authorized,
+    });
+    return { gateway, received };
+  };
+  const upload = (bytes: number, headers: Record<string, string> = { authorization: 'Bearer t', 'content-type': 'image/png' }) => ({
+    method: 'POST',
+    url: '/demo/resource/images?sku=s',
+    headers,
+    body: Buffer.alloc(bytes, 1),
+  });
+
+  it('measures the event as Lambda does: its JSON in bytes, a binary body base64-encoded', () => {
+    const event = { version: '2.0', body: Buffer.alloc(3000).toString('base64'), isBase64Encoded: true, headers: { note: 'é' } } as any;
+    expect(lambdaPayloadBytes(event)).toBe(Buffer.byteLength(JSON.stringify(event)));
+    expect(lambdaPayloadBytes(event)).toBeGreaterThan(4000);
+  });
+
+  it('an image of 4.6 MB (6.1 MB as base64) is handed over; one of 4.75 MB (6.3 MB) is 413 RequestEntityTooLarge without an invocation', async () => {
+    const { gateway, received } = gatewayCounting();
+    expect((await gateway.answer(upload(4_600_000))).statusCode).toBe(200);
+    expect(received).toHaveLength(1);
+    expect(received[0].routeKey).toBe('POST /{projectKey}/resource/images');
+    expect(lambdaPayloadBytes(received[0])).toBeLessThanOrEqual(LAMBDA_PAYLOAD_LIMIT_BYTES);
+
+    const refused = await gateway.answer(upload(4_750_000));
+    expect(refused.statusCode).toBe(413);
+    expect(JSON.parse(refused.body!)).toMatchObject({ statusCode: 413, message: expect.stringContaining(String(LAMBDA_PAYLOAD_LIMIT_BYTES)), errors: [{ code: 'RequestEntityTooLarge' }] });
+    expect(refused.headers).toMatchObject({ 'apigw-requestid': expect.any(String) });
+    expect(received).toHaveLength(1);
+  });
+
+  it('a text body counts as itself: 6 MB of JSON text is 413 too, under the gateway\'s own 10 MB', async () => {
+    const { gateway, received } = gatewayCounting();
+    const json = { method: 'POST', url: '/demo/resource', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: Buffer.from(`"${'x'.repeat(6_300_000)}"`) };
+    expect((await gateway.answer(json)).statusCode).toBe(413);
+    expect(received).toHaveLength(0);
+  });
+
+  it('the authorizer answers first, as in AWS: no token is 401 whatever the size', async () => {
+    const { gateway } = gatewayCounting();
+    expect((await gateway.answer(upload(4_750_000, { 'content-type': 'image/png' }))).statusCode).toBe(401);
   });
 });
