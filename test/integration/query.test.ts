@@ -137,6 +137,25 @@ describe('paged query (rows 1 and 12)', () => {
     expect((await get(`?where=${encodeURIComponent(`not(key = "${long}")`)}&limit=1`)).body.total).toBe(12);
   });
 
+  it('conditions whose id or creation bounds exclude each other match nothing: 200, not 500', async () => {
+    for (const where of [
+      'id >= "z" and id <= "a"',
+      'createdAt >= "2030-01-01T00:00:00.000Z" and createdAt <= "2020-01-01T00:00:00.000Z"',
+      'createdAt > "2026-11-26T00:00:00.001Z" and createdAt < "2026-11-26T00:00:00.000Z"',
+      'id >= "01b" and createdAt <= "2020-01-01T00:00:00.000Z"',
+      // In order for JavaScript (UTF-16), reversed for DynamoDB (UTF-8 bytes).
+      'id >= "😀" and id <= "＀"',
+    ]) {
+      for (const sort of ['', `&sort=${encodeURIComponent('createdAt desc')}`]) {
+        const answer = await get(`?where=${encodeURIComponent(where)}&withTotal=true${sort}`);
+        expect(answer.status, where).toBe(200);
+        expect(answer.body, where).toMatchObject({ count: 0, total: 0, results: [] });
+      }
+      // A deep page passes over the range first.
+      expect((await get(`?where=${encodeURIComponent(where)}&offset=50`)).body.results, where).toEqual([]);
+    }
+  });
+
   it('a view-only token may query; a token of another project may not', async () => {
     expect((await get('?limit=1', await tokenFor(`view_test:${project}`))).status).toBe(200);
     expect((await get('?limit=1', await tokenFor('view_test:demo'))).status).toBe(403);
@@ -160,6 +179,10 @@ describe('HEAD /resource (row 5)', () => {
     expect((await head(`?where=${encodeURIComponent(`id = "${long}"`)}`)).status).toBe(404);
     expect((await head(`?where=${encodeURIComponent(`key in ("${long}")`)}`)).status).toBe(404);
     expect((await head(`?where=${encodeURIComponent(`key in ("${long}", "q-03")`)}`)).status).toBe(200);
+  });
+
+  it('is 404 for conditions that exclude each other, not 500', async () => {
+    expect((await head(`?where=${encodeURIComponent('id >= "z" and id <= "a"')}`)).status).toBe(404);
   });
 
   it('refuses a bad predicate with 400 and no body', async () => {
@@ -215,6 +238,20 @@ describe('search (row 4)', () => {
     }
     const one = await search(`filter.query=${encodeURIComponent(`key:"${long}","q-03"`)}`);
     expect(one.body.results.map((resource: any) => resource.key)).toEqual(['q-03']);
+  });
+
+  it('filter.query ranges that exclude each other match nothing: 200, not 500', async () => {
+    for (const [first, second] of [
+      ['id:range("m" to *)', 'id:range(* to "a")'],
+      ['createdAt:range("2030-01-01T00:00:00.000Z" to *)', 'createdAt:range(* to "2020-01-01T00:00:00.000Z")'],
+    ]) {
+      const answer = await search(`filter.query=${encodeURIComponent(first!)}&filter.query=${encodeURIComponent(second!)}`);
+      expect(answer.status, first).toBe(200);
+      expect(answer.body, first).toMatchObject({ total: 0, results: [] });
+    }
+    const astral = await search(`filter.query=${encodeURIComponent('id:range("😀" to "＀")')}`);
+    expect(astral.status).toBe(200);
+    expect(astral.body).toMatchObject({ total: 0, results: [] });
   });
 
   it('refuses unknown filter fields with 400', async () => {

@@ -71,13 +71,13 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
   ) {}
 
   scan(projectKey: string, range: ScanRange = {}): AsyncIterable<Resource> {
+    const query = this.resourceRange(projectKey, range);
+    if (query === EMPTY) return mapItems(noItems(), toResource);
     let readSize = range.firstReadSize;
     const items = itemsOf((ExclusiveStartKey) => {
       const Limit = readSize;
       if (readSize !== undefined) readSize = Math.min(readSize * 2, MAX_READ_SIZE);
-      return this.db.send(
-        new QueryCommand({ ...this.resourceRange(projectKey, range), ...projection, ExclusiveStartKey, ...(Limit === undefined ? {} : { Limit }) }),
-      );
+      return this.db.send(new QueryCommand({ ...query, ...projection, ExclusiveStartKey, ...(Limit === undefined ? {} : { Limit }) }));
     }, startOf(projectKey, range));
     return mapItems(items, toResource);
   }
@@ -88,10 +88,11 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
    * decoded).
    */
   async skip(projectKey: string, range: ScanRange, skip: Skip<PassedEntry>): Promise<Skipped> {
+    const query = this.resourceRange(projectKey, range);
+    if (query === EMPTY) return { passed: 0 };
     const keys = { ProjectionExpression: '#pk, #sk, #createdAt', ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk', '#createdAt': 'createdAt' } };
     return passOver(
-      (ExclusiveStartKey, Limit) =>
-        this.db.send(new QueryCommand({ ...this.resourceRange(projectKey, range), ...keys, ExclusiveStartKey, Limit })).catch(translateEngineError),
+      (ExclusiveStartKey, Limit) => this.db.send(new QueryCommand({ ...query, ...keys, ExclusiveStartKey, Limit })).catch(translateEngineError),
       (entry) => {
         const fields = { id: idOf(entry), createdAt: entry.createdAt as string };
         skip.observe?.(fields);
@@ -103,18 +104,21 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     );
   }
 
-  /** The Query of a range of resource items, in id order or reversed, strongly consistent. */
+  /**
+   * The Query of a range of resource items, in id order or reversed, strongly consistent; EMPTY
+   * when its bounds cross (conditions that exclude each other: `id >= "z" and id <= "a"`, an
+   * empty window of creation), which DynamoDB would refuse as a BETWEEN with its ends reversed.
+   */
   private resourceRange(projectKey: string, range: ScanRange) {
+    const from = `${RESOURCE_PREFIX}${keySizedBound(range.fromId)}`;
+    // An upper bound is a prefix: '~' sorts after every character of an id.
+    const to = range.toId === undefined ? RESOURCE_RANGE_END : `${RESOURCE_PREFIX}${keySizedBound(range.toId)}~`;
+    if (sortKeyOrder(from, to) > 0) return EMPTY;
     return {
       TableName: this.tableName,
       // Resource items only, within the ids wanted: the range ends where the prefix does.
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-      ExpressionAttributeValues: {
-        ':pk': projectPartition(projectKey),
-        ':from': `${RESOURCE_PREFIX}${keySizedBound(range.fromId)}`,
-        // An upper bound is a prefix: '~' sorts after every character of an id.
-        ':to': range.toId === undefined ? RESOURCE_RANGE_END : `${RESOURCE_PREFIX}${keySizedBound(range.toId)}~`,
-      },
+      ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':from': from, ':to': to },
       ScanIndexForward: !range.descending,
       ConsistentRead: true,
     };
@@ -364,6 +368,9 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
 
 /** A range whose bounds cross: nothing to read. */
 const EMPTY = Symbol('empty range');
+
+/** How DynamoDB orders string sort keys: by their UTF-8 bytes (not JavaScript's UTF-16 units, which differ past U+FFFF). */
+const sortKeyOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 /** Below and above every instant the store writes (ISO-8601 `toISOString`: a digit first). */
 const INSTANTS_START = '0';
 const INSTANTS_END = '~';
