@@ -214,7 +214,9 @@ function answerUnparsedRequest(error: Error & { code?: string; rawPacket?: Buffe
     return;
   }
   const refusal = unparsedRequestError(error, matchRoute);
-  const body = JSON.stringify(refusal.body);
+  // An answer to HEAD has no body (RFC 9110 §9.3.2): bytes after its headers are read as the next
+  // answer, and clients fail on them. Headers only, with content-length 0, as `send` answers HEAD.
+  const body = methodOfRawRequest(error.rawPacket) === 'HEAD' ? '' : JSON.stringify(refusal.body);
   const head = [
     `HTTP/1.1 ${refusal.statusCode} ${refusal.statusCode === 431 ? 'Request Header Fields Too Large' : refusal.statusCode === 405 ? 'Method Not Allowed' : refusal.statusCode === 404 ? 'Not Found' : 'Bad Request'}`,
     'content-type: application/json; charset=utf-8',
@@ -224,6 +226,15 @@ function answerUnparsedRequest(error: Error & { code?: string; rawPacket?: Buffe
     'connection: close',
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/**
+ * The method of a refused request, when the bytes the parser stopped on begin with its request
+ * line. They are only the chunk it was reading: a request whose line arrived in an earlier chunk
+ * (a client writing its request in pieces) has no method here, and is answered as GET would be.
+ */
+function methodOfRawRequest(rawPacket: Buffer | undefined): string | undefined {
+  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) \S/.exec(rawPacket?.subarray(0, 40).toString('latin1') ?? '')?.[1];
 }
 
 function unparsedRequestError(error: Error & { code?: string; rawPacket?: Buffer }, matchRoute: RouteMatcher): ApiError {

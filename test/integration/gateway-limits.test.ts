@@ -10,7 +10,7 @@ import { baseUrl, call } from './api-client';
  */
 
 /** Sends raw bytes and reads the whole answer (the gateway closes the connection after it). */
-function raw(request: string): Promise<{ status: number; headers: string; body: any }> {
+function raw(request: string): Promise<{ status: number; headers: string; body: any; bodyBytes: number }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.write(request));
@@ -20,7 +20,7 @@ function raw(request: string): Promise<{ status: number; headers: string; body: 
     socket.on('close', () => {
       const text = Buffer.concat(chunks).toString('utf8');
       const [head = '', body = ''] = text.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: body ? JSON.parse(body) : undefined });
+      resolve({ status: Number(head.split(' ')[1]), headers: head.toLowerCase(), body: body ? JSON.parse(body) : undefined, bodyBytes: Buffer.byteLength(body) });
     });
   });
 }
@@ -41,6 +41,25 @@ describe('requests Node refuses before the gateway', () => {
     const answer = await call('GET', '/demo/resource/test-type', { headers: { 'x-padding': 'p'.repeat(LOCAL_HEADER_LIMIT_BYTES + 1) } });
     expect(answer.status).toBe(431);
     expect(answer.body.errors[0].code).toBe('RequestHeaderFieldsTooLarge');
+  });
+
+  it('HEAD refused by the parser (over 16 KB, a malformed header): the status and headers only, no body after them', async () => {
+    const long = await raw(`HEAD /demo/resource?where=${'x'.repeat(17_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(long.status).toBe(431);
+    expect(long.headers).toContain('content-length: 0');
+    expect(long.headers).toMatch(/x-correlation-id: projects-/);
+    expect(long.bodyBytes).toBe(0);
+
+    const malformed = await raw('HEAD /demo/resource HTTP/1.1\r\nHost: localhost\r\nnot a header\r\n\r\n');
+    expect(malformed.status).toBe(400);
+    expect(malformed.headers).toContain('content-length: 0');
+    expect(malformed.bodyBytes).toBe(0);
+
+    // GET keeps its JSON body, its length as declared.
+    const get = await raw(`GET /demo/resource?where=${'x'.repeat(17_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    expect(get.status).toBe(431);
+    expect(get.headers).toContain(`content-length: ${get.bodyBytes}`);
+    expect(get.body.errors[0].code).toBe('RequestHeaderFieldsTooLarge');
   });
 
   it('an unknown method (FOO): 405 MethodNotAllowed with Allow on a path that exists, 404 NotFound elsewhere', async () => {
