@@ -58,13 +58,26 @@ const DIMENSION_READERS: Record<ImageContentType, IImage> = {
 /** Width and height, or undefined when the bytes are not a readable image of `type`. */
 export function readDimensions(type: ImageContentType, bytes: Uint8Array): { w: number; h: number } | undefined {
   const reader = DIMENSION_READERS[type];
+  const input = aloneInItsBuffer(bytes);
   try {
-    if (!reader.validate(bytes)) return undefined;
-    const { width, height } = reader.calculate(bytes);
+    if (!reader.validate(input)) return undefined;
+    const { width, height } = reader.calculate(input);
     return width && height ? { w: width, h: height } : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The bytes in an ArrayBuffer of their own (copied only when they are a view into a larger one).
+ * image-size's readers read through `new DataView(input.buffer, input.byteOffset + offset)`, with
+ * no length: on a view into a larger ArrayBuffer — every small Buffer is one, in Node's shared
+ * 8 KB pool — a truncated header is read on from the bytes after it, and passes with made-up
+ * dimensions. Alone in its ArrayBuffer, a read past the end throws, and the image is refused.
+ * Copying is simpler and surer than checking each reader's offsets against the length.
+ */
+function aloneInItsBuffer(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
 }
 
 /**

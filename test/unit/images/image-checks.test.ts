@@ -3,9 +3,24 @@ import { DomainError } from '../../../shared/domain/errors';
 import { toApiError } from '../../../shared/http/errors';
 import { QueryParameters } from '../../../shared/http/query-parameters';
 import { checkMagicNumber, declaredImageType, dimensionsOf, imageObjectKey, mediaTypeOf, uploadTarget } from '../../../shared/services/image-checks';
-import { MAX_IMAGE_SIDE } from '../../../shared/domain/images/image-file';
+import { MAX_IMAGE_SIDE, type ImageContentType } from '../../../shared/domain/images/image-file';
 import { pngDeclaring } from '../../support/images';
 import { GIF_1X1, jpeg, png } from './fakes';
+
+/**
+ * `bytes` in a small Buffer of Node's shared allocation pool, the pool's next bytes set to 0x11:
+ * a reader that reads past the Buffer's end finds non-zero "dimensions" there (4369 = 0x1111).
+ */
+function pooled(bytes: Uint8Array): Buffer {
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(bytes.length);
+    const after = buffer.byteOffset + buffer.length;
+    if (after + 16 > buffer.buffer.byteLength) continue; // at the pool's end: the next one starts a fresh pool
+    buffer.set(bytes);
+    new Uint8Array(buffer.buffer, after, 16).fill(0x11);
+    return buffer;
+  }
+}
 
 /** The refusal `run` throws: its answer's status and first error code. */
 function refusal(run: () => unknown): { status: number; code: string; message: string } {
@@ -58,6 +73,32 @@ describe('the checks both image uploads share', () => {
     // The declared type's reader reads them: another type's bytes are not read as that type.
     expect(refusal(() => dimensionsOf('image/png', GIF_1X1, 'The body'))).toMatchObject({ status: 400, message: 'The body is not a readable image/png image.' });
     expect(refusal(() => dimensionsOf('image/jpeg', png(3, 2), 'The body')).status).toBe(400);
+  });
+
+  it('refuses truncated headers in small Buffers of Node\'s shared pool, never reading the bytes that follow them (400)', () => {
+    const app0 = Buffer.from([0xff, 0xe0, 0x00, 0x10, ...Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1')]);
+    const truncated: [ImageContentType, Buffer][] = [
+      // SOI, APP0, then only the first 6 bytes of SOF0: the height's second byte and the width are missing.
+      ['image/jpeg', Buffer.from([0xff, 0xd8, ...app0, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00])],
+      // The signature alone: the dimensions would be bytes 6-9.
+      ['image/gif', Buffer.from('GIF89a', 'latin1')],
+      // Cut after the IHDR chunk's name: the dimensions would be bytes 16-23.
+      ['image/png', png(3, 2).subarray(0, 16)],
+    ];
+    for (const [type, bytes] of truncated) {
+      const body = pooled(bytes);
+      expect(body.buffer.byteLength, 'a view into the pool').toBeGreaterThan(body.length);
+      expect(refusal(() => dimensionsOf(type, body, 'The body')), type).toMatchObject({
+        status: 400,
+        code: 'InvalidInput',
+        message: `The body is not a readable ${type} image.`,
+      });
+      // As a request body arrives (base64-decoded into the pool), whatever the pool holds after it.
+      expect(refusal(() => dimensionsOf(type, Buffer.from(bytes.toString('base64'), 'base64'), 'The body')).status, type).toBe(400);
+    }
+    // Whole images in the pool are read as before.
+    expect(dimensionsOf('image/gif', pooled(GIF_1X1), 'The body')).toEqual({ w: 1, h: 1 });
+    expect(dimensionsOf('image/jpeg', pooled(jpeg(640, 480)), 'The body')).toEqual({ w: 640, h: 480 });
   });
 
   it(`refuses declared dimensions beyond ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} with 400 naming the limit (a PNG header may declare 2^31 − 1)`, () => {
