@@ -1,5 +1,6 @@
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/domain/images/image-file';
 import { MAX_UPLOAD_BYTES } from '../../shared/domain/images/image-upload';
+import { MAX_VARIANT_IMAGES } from '../../shared/domain/images/variant-limits';
 import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
 import { json } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
@@ -24,7 +25,7 @@ export const uploadImage = defineEndpoint({
       pathParameters: { projectKey: PROJECT_KEY },
       query: IMAGE_TARGET_QUERY,
       tag: 'Images',
-      description: `The body is the image itself (at most ${MAX_IMAGE_BYTES} bytes; larger ones, up to ${MAX_UPLOAD_BYTES}, go through \`POST /{projectKey}/resource/images/uploads\`); its type is checked by its bytes and must agree with Content-Type. Choose the variant with \`sku\` or \`variant\` (created on its first image). \`staged\` defaults to true (the image joins \`stagedImages\` only); \`filename\` defaults to \`img\`.`,
+      description: `The body is the image itself (at most ${MAX_IMAGE_BYTES} bytes; larger ones, up to ${MAX_UPLOAD_BYTES}, go through \`POST /{projectKey}/resource/images/uploads\`); its type is checked by its bytes and must agree with Content-Type. Choose the variant with \`sku\` or \`variant\` (created on its first image; it holds at most ${MAX_VARIANT_IMAGES} images, and a full one is 400 \`InvalidOperation\`). \`staged\` defaults to true (the image joins \`stagedImages\` only); \`filename\` defaults to \`img\`.`,
       request: { required: true, content: Object.fromEntries(IMAGE_CONTENT_TYPES.map((type) => [type, null])) },
       responses: { 200: { description: 'The variant with the image attached.', content: json('Variant') } },
       errors: ['BadRequest', 'PayloadTooLarge', 'UnsupportedMediaType', 'ServiceUnavailable'],

@@ -1,8 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
 import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../local/gateway';
+import { LOCAL_IMAGES_BUCKET } from '../../local/stack';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from '../../shared/domain/images/image-file';
+import type { Image } from '../../shared/domain/images/variant';
+import { MAX_VARIANT_IMAGES } from '../../shared/domain/images/variant-limits';
+import { projectPartition } from '../../shared/store/dynamodb/keys';
 import { GIF_1X1, png, pngDeclaring } from '../support/images';
 import { call, tokenFor, uniqueKey } from './api-client';
+import { localTable } from './test-clients';
 
 
 const upload = async (query: string, body: Buffer | undefined, contentType = 'image/png', scope = 'manage_products:demo') =>
@@ -120,5 +130,71 @@ describe('image upload (row 13)', () => {
     const answer = await upload(`sku=${uniqueKey()}`, png(1, 1), 'image/png', 'manage_test:demo');
     expect(answer.status).toBe(403);
     expect(answer.body.errors[0]).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('manage_products:demo') });
+  });
+});
+
+describe(`at most ${MAX_VARIANT_IMAGES} images per variant`, () => {
+  /** An image as large as one can be stored: the longest URL in AWS (MAX_VARIANT_IMAGES' sizing) and file name. */
+  const largestImage = (): Image => ({
+    url: `https://${'d'.repeat(49)}.cloudfront.net/${'p'.repeat(256)}/images/${randomUUID()}/${'f'.repeat(100)}`,
+    dimensions: { w: MAX_IMAGE_SIDE, h: MAX_IMAGE_SIDE },
+    contentType: 'image/jpeg',
+    label: 'f'.repeat(100),
+  });
+
+  /** The keys the S3 emulator holds under the project's images. */
+  async function imageKeys(): Promise<string[]> {
+    const { s3Endpoint } = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')) as { s3Endpoint: string };
+    const s3 = new S3Client({ endpoint: s3Endpoint, region: 'local', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+    const keys: string[] = [];
+    for await (const page of paginateListObjectsV2({ client: s3 }, { Bucket: LOCAL_IMAGES_BUCKET, Prefix: 'demo/images/' })) {
+      keys.push(...(page.Contents ?? []).map((object) => object.Key!));
+    }
+    return keys;
+  }
+
+  it('takes the last image a variant holding the largest images has room for, then refuses with 400 and deletes the refused object', async () => {
+    // Seeded straight into the table, one short of the limit in both lists, with the longest sku.
+    const { db, tableName } = localTable();
+    const id = 900_000_000 + Math.floor(Math.random() * 90_000_000);
+    const sku = `${uniqueKey('sku')}-`.padEnd(256, 's');
+    await db.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          pk: projectPartition('demo'),
+          sk: `VARIANT#${id}`,
+          type: 'variant',
+          id,
+          sku,
+          images: Array.from({ length: MAX_VARIANT_IMAGES - 1 }, largestImage),
+          stagedImages: Array.from({ length: MAX_VARIANT_IMAGES - 1 }, largestImage),
+        },
+      }),
+    );
+    await db.send(new PutCommand({ TableName: tableName, Item: { pk: projectPartition('demo'), sk: `SKU#${sku}`, type: 'variant-sku', variantId: id } }));
+
+    const last = await upload(`sku=${sku}&variant=${id}&staged=false&filename=${'f'.repeat(100)}`, GIF_1X1, 'image/gif');
+    expect(last.status).toBe(200);
+    expect(last.body.images).toHaveLength(MAX_VARIANT_IMAGES);
+    expect(last.body.stagedImages).toHaveLength(MAX_VARIANT_IMAGES);
+
+    const refusedName = `refused-${randomUUID()}.gif`;
+    const refused = await upload(`sku=${sku}&staged=false&filename=${refusedName}`, GIF_1X1, 'image/gif');
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toEqual({
+      code: 'InvalidOperation',
+      message: `Variant ${id} holds the maximum of ${MAX_VARIANT_IMAGES} images: no more can be attached.`,
+    });
+    // Staged only is refused the same way.
+    expect((await upload(`variant=${id}&filename=${refusedName}`, GIF_1X1, 'image/gif')).status).toBe(400);
+
+    const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: { pk: projectPartition('demo'), sk: `VARIANT#${id}` }, ConsistentRead: true }));
+    expect(Item!.stagedImages).toHaveLength(MAX_VARIANT_IMAGES);
+    expect(Item!.images).toHaveLength(MAX_VARIANT_IMAGES);
+    // The accepted image's object is there, the refused ones' are not.
+    const keys = await imageKeys();
+    expect(keys).toContain(new URL(last.body.images.at(-1)).pathname.slice(1));
+    expect(keys.filter((key) => key.endsWith(`/${refusedName}`))).toEqual([]);
   });
 });

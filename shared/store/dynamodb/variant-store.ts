@@ -1,6 +1,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { InvalidOperationError } from '../../domain/errors';
 import type { Image, Variant } from '../../domain/images/variant';
+import { MAX_VARIANT_IMAGES } from '../../domain/images/variant-limits';
 import type { VariantStore } from '../variant-store';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, sendTransaction } from './operations';
@@ -53,9 +54,20 @@ export class DynamoDbVariantStore implements VariantStore {
     return variant;
   }
 
-  /** Appends in one UpdateItem; undefined when the variant does not exist. */
+  /**
+   * Appends in one UpdateItem; undefined when the variant does not exist. The condition also holds
+   * each list the image joins under MAX_VARIANT_IMAGES, so that concurrent uploads cannot pass it.
+   */
   private async appendIfExists(projectKey: string, id: number, sku: string | undefined, image: Image, publish: boolean) {
     const token = newWriteToken();
+    const conditions = [
+      'attribute_exists(pk)',
+      // With a sku given, the variant must carry that very sku (both name the same variant).
+      ...(sku === undefined ? [] : ['sku = :sku']),
+      'size(stagedImages) < :maxImages',
+      ...(publish ? ['size(images) < :maxImages'] : []),
+      token.condition,
+    ];
     return conditionalWrite(
       async () => {
         const { Attributes } = await this.db.send(
@@ -65,9 +77,13 @@ export class DynamoDbVariantStore implements VariantStore {
             UpdateExpression: publish
               ? `SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image), ${token.set}`
               : `SET stagedImages = list_append(stagedImages, :image), ${token.set}`,
-            // With a sku given, the variant must carry that very sku (both name the same variant).
-            ConditionExpression: `${sku === undefined ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND sku = :sku'} AND ${token.condition}`,
-            ExpressionAttributeValues: { ':image': [image], ...(sku === undefined ? {} : { ':sku': sku }), ...token.values },
+            ConditionExpression: conditions.join(' AND '),
+            ExpressionAttributeValues: {
+              ':image': [image],
+              ':maxImages': MAX_VARIANT_IMAGES,
+              ...(sku === undefined ? {} : { ':sku': sku }),
+              ...token.values,
+            },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -78,9 +94,17 @@ export class DynamoDbVariantStore implements VariantStore {
         // The SDK sent this append again after an attempt that was applied: the image is there once (write-tokens.ts).
         if (token.appliedIn(current)) return toVariant(current!);
         if (!current) return undefined;
-        throw new InvalidOperationError(
-          `Variant ${id} has ${current.sku === undefined ? 'no sku' : `the sku '${String(current.sku)}'`}, not '${sku}'.`,
+        // Which conjunct failed, told from the item as the condition saw it (ALL_OLD).
+        if (sku !== undefined && current.sku !== sku) {
+          throw new InvalidOperationError(
+            `Variant ${id} has ${current.sku === undefined ? 'no sku' : `the sku '${String(current.sku)}'`}, not '${sku}'.`,
+          );
+        }
+        const full = [current.stagedImages, ...(publish ? [current.images] : [])].some(
+          (list) => Array.isArray(list) && list.length >= MAX_VARIANT_IMAGES,
         );
+        if (full) throw new InvalidOperationError(`Variant ${id} holds the maximum of ${MAX_VARIANT_IMAGES} images: no more can be attached.`);
+        throw new Error(`The append to variant ${id} failed its condition, and the variant shows no reason.`);
       },
     );
   }
