@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
+import { abbreviate } from './abbreviate';
 import { DomainError, type ErrorObject } from './errors';
 import { MAX_LISTED_PROBLEMS } from './limits';
 
@@ -62,5 +63,5 @@ function fieldPath(root: string, path: readonly PropertyKey[]): string {
 
 function preview(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+  return abbreviate(text, 80);
 }

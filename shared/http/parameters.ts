@@ -1,4 +1,5 @@
 import type { NamedShape } from './contract/parameter-shapes';
+import { abbreviate } from '../domain/abbreviate';
 import { invalidInput } from './errors';
 import { parseDecimal, parseInteger, rangeText, type QueryParameters } from '../domain/query-parameters';
 
@@ -37,7 +38,7 @@ function checkValue(name: string, value: string, spec: ParameterSpec): void {
   const types = [spec.type].flat();
   if (types.some((type) => fits(type, value, spec))) return;
   const bounds = rangeText({ min: spec.min, max: spec.max, integer: types.every((type) => type === 'integer') });
-  throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${preview(value)}'.`);
+  throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${abbreviate(value, 60)}'.`);
 }
 
 function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
@@ -81,8 +82,4 @@ function parseJson(value: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function preview(value: string): string {
-  return value.length > 60 ? `${value.slice(0, 57)}...` : value;
 }

@@ -1,3 +1,4 @@
+import { leadingText } from '../domain/abbreviate';
 import { InvalidInputError } from '../domain/errors';
 import { QueryParameters as DomainQueryParameters } from '../domain/query-parameters';
 
@@ -29,6 +30,6 @@ function decode(text: string): string {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {
-    throw new InvalidInputError(`The query string is not correctly percent-encoded near '${text.slice(0, 40)}'.`);
+    throw new InvalidInputError(`The query string is not correctly percent-encoded near '${leadingText(text, 40)}'.`);
   }
 }

@@ -1,3 +1,4 @@
+import { abbreviate } from '../domain/abbreviate';
 import { DomainError, InvalidInputError, ResourceNotFoundError } from '../domain/errors';
 import {
   MAX_URI_PARAMETER_LENGTH,
@@ -58,12 +59,12 @@ export class ComplexPathService {
     if (document.id !== undefined) {
       const id = document.id;
       const resource = isResourceId(id) ? await this.resources.get(projectKey, id) : undefined;
-      if (!resource) throw new ResourceNotFoundError(`The resource with id '${preview(id)}'`);
+      if (!resource) throw new ResourceNotFoundError(`The resource with id '${abbreviate(id, 100)}'`);
       return resource;
     }
     const key = document.key!; // the schema requires id or key
     const resource = isResourceKey(key) ? await this.resources.getByKey(projectKey, key) : undefined;
-    if (!resource) throw new ResourceNotFoundError(`The resource with key '${preview(key)}'`);
+    if (!resource) throw new ResourceNotFoundError(`The resource with key '${abbreviate(key, 100)}'`);
     return resource;
   }
 }
@@ -80,7 +81,7 @@ function complexPathOf(projectKey: string, segments: ComplexPathSegments): Compl
       {
         code: 'NotFound',
         message:
-          `No endpoint matches POST /${projectKey}/resource/artificially-complex/path/${preview(segments.uriParameterOne ?? '')}/${preview(uriParameterTwo)}: ` +
+          `No endpoint matches POST /${projectKey}/resource/artificially-complex/path/${abbreviate(segments.uriParameterOne ?? '', 100)}/${abbreviate(uriParameterTwo, 100)}: ` +
           `the segment after /path/ must read ${URI_PARAMETER_ONE_PREFIX}<value>.`,
       },
     ]);
@@ -98,7 +99,3 @@ function complexPathOf(projectKey: string, segments: ComplexPathSegments): Compl
 
 /** The body's `version` is a string; a body without one asks about no particular version. */
 const versionMatches = (version: string | undefined, resource: Resource) => version === undefined || version === String(resource.version);
-
-function preview(value: string): string {
-  return value.length > 100 ? `${value.slice(0, 97)}...` : value;
-}

@@ -6,6 +6,7 @@ import {
   ResourceNotFoundError,
   UnsupportedMediaTypeError,
 } from '../domain/errors';
+import { abbreviate } from '../domain/abbreviate';
 import { MAX_IMAGE_BYTES, type ImageContentType } from '../domain/images/image-file';
 import { UPLOAD_PREFIX_BYTES, type PendingUpload } from '../domain/images/image-upload';
 import type { Variant } from '../domain/images/variant';
@@ -151,8 +152,7 @@ export class ImageService {
   }
 }
 
-const uploadNotFound = (uploadId: string) =>
-  new ResourceNotFoundError(`The image upload '${uploadId.length > 60 ? `${uploadId.slice(0, 57)}...` : uploadId}'`);
+const uploadNotFound = (uploadId: string) => new ResourceNotFoundError(`The image upload '${abbreviate(uploadId, 60)}'`);
 
 const notUploadedYet = () =>
   new InvalidOperationError('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', {

@@ -11,6 +11,7 @@
  * - A comparison with an absent value is false, also for `!=` and `not in`; `is not defined` is true.
  * - An absent array counts as empty; an absent object as an object without fields.
  */
+import { leadingText } from '../abbreviate.js';
 import type { DocumentPredicate } from '../language/document-predicate.js';
 import {
   type FieldSchema,
@@ -356,5 +357,5 @@ const MAX_QUOTED_VALUE = 40;
 function describeLiteral(value: string | number | boolean): string {
   if (typeof value !== 'string') return String(value);
   const quoted = JSON.stringify(value);
-  return quoted.length <= MAX_QUOTED_VALUE ? quoted : `${quoted.slice(0, MAX_QUOTED_VALUE)}..."`;
+  return quoted.length <= MAX_QUOTED_VALUE ? quoted : `${leadingText(quoted, MAX_QUOTED_VALUE)}..."`;
 }

@@ -23,6 +23,7 @@
  * value lists are prefix tables of their own. Keywords are case-insensitive and only keywords
  * where a table has a rule for them, so a field may well be called "key" or "empty".
  */
+import { leadingText } from '../abbreviate';
 import { fieldPathFrom } from '../language/field-path';
 import { PrattParser, PrattRules, type Language } from '../language/pratt-parser';
 import type { SyntaxErrors } from '../language/token';
@@ -195,5 +196,5 @@ const PREDICATE_LANGUAGE: Language<PredicateToken> = {
 };
 
 function abbreviate(text: string): string {
-  return text.length <= MAX_QUOTED_TOKEN ? text : `${text.slice(0, MAX_QUOTED_TOKEN)}...`;
+  return text.length <= MAX_QUOTED_TOKEN ? text : `${leadingText(text, MAX_QUOTED_TOKEN)}...`;
 }

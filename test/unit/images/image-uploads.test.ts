@@ -175,6 +175,12 @@ describe('completing an upload', () => {
     expect(uploads.records.size).toBe(1);
   });
 
+  it('names a long upload id in the 404 shortened to 60 characters, never through a surrogate pair', async () => {
+    const refusal = await refusalOf(service.completeUpload('demo', '😀'.repeat(40)));
+    expect(refusal.message).toBe(`The image upload '${'😀'.repeat(28)}...' was not found.`);
+    expect(refusal.message.isWellFormed()).toBe(true);
+  });
+
   it('is 404 once the upload expired, and removes what was uploaded', async () => {
     const pending = await started(`sku=x&contentType=image/gif&size=${GIF_1X1.length}`);
     storage.receive(pending.objectKey, GIF_1X1, 'image/gif');
