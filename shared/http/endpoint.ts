@@ -10,7 +10,7 @@ import { bodyLimit } from './middleware/body-limit';
 import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
 import { jsonContentType } from './middleware/json-content-type';
-import { jsonDepthLimit } from './middleware/json-depth';
+import { jsonBodyChecks } from './middleware/json-body';
 import { literalPaths } from './middleware/literal-paths';
 import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
@@ -52,7 +52,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
       .use(bodyLimit(JSON_BODY_LIMIT_BYTES))
       .use(jsonContentType())
       .use(httpJsonBodyParser())
-      .use(jsonDepthLimit());
+      .use(jsonBodyChecks());
   }
 
   return lambda.handler(async (event) => {

@@ -253,6 +253,32 @@ describe('bad input answers 4xx in the commercetools error shape', () => {
     expectErrorShape(answer.body, 400, 'InvalidJsonInput');
   });
 
+  it('a lone surrogate in a string or a property name is 400 InvalidJsonInput, and nothing is stored; an emoji is text', async () => {
+    const token = await tokenFor();
+    const key = uniqueKey();
+    const post = (body: string) => call('POST', '/demo/resource', { token, body, headers: { 'content-type': 'application/json' } });
+    // JSON escapes, as a client sends them: valid JSON, but the strings they make are no UTF-8 text.
+    const inString = await post(`{"key":"${key}","objectTypeProperty":{"arrayOfStringExample":["dog","a\\ud800b"]}}`);
+    expect(inString.status).toBe(400);
+    expectErrorShape(inString.body, 400, 'InvalidJsonInput');
+    expect(inString.body.errors[0].detailedErrorMessage).toBe(
+      'The body contains a lone surrogate (\\ud800) at objectTypeProperty.arrayOfStringExample[1]: not valid UTF-8 text.',
+    );
+    const inName = await post(`{"key":"${key}","objectTypeProperty":{"arrayOfObjectType":[{"\\udc00":1}]}}`);
+    expect(inName.status).toBe(400);
+    expect(inName.body.errors[0]).toMatchObject({
+      code: 'InvalidJsonInput',
+      detailedErrorMessage: 'The body contains a lone surrogate (\\udc00) in a property name at objectTypeProperty.arrayOfObjectType[0]: not valid UTF-8 text.',
+    });
+    expect((await call('GET', `/demo/resource/key=${key}`, { token })).status).toBe(404);
+
+    const emoji = await post(`{"key":"${key}","objectTypeProperty":{"arrayOfStringExample":["😀","\\ud83d\\ude00"]}}`);
+    expect(emoji.status).toBe(201);
+    expect(emoji.body.objectTypeProperty.arrayOfStringExample).toEqual(['😀', '😀']);
+    const read = await call('GET', `/demo/resource/key=${key}`, { token });
+    expect(read.body.objectTypeProperty.arrayOfStringExample).toEqual(['😀', '😀']);
+  });
+
   it('another content type is 415', async () => {
     const answer = await call('POST', '/demo/resource', { token: await tokenFor(), body: 'a=b', headers: { 'content-type': 'text/plain' } });
     expect(answer.status).toBe(415);

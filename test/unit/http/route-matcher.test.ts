@@ -201,6 +201,7 @@ describe('matchRoute: segments', () => {
 
   it('passes an undecodable parameter through as it is', () => {
     expect(matched('GET', '/demo/resource/%E0%A4%A').pathParameters.id).toBe('%E0%A4%A');
+    expect(matched('GET', '/demo/resource/%ED%A0%80').pathParameters.id).toBe('%ED%A0%80'); // a lone surrogate's bytes: not decoded to one
   });
 
   it('does not read + as a space in a path', () => {
