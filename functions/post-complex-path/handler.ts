@@ -1,4 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
+import { jsonBody } from '../../shared/http/json-body';
 import { complexPathService } from '../../shared/composition-root';
 import { postComplexPath } from './endpoint';
 
@@ -10,4 +11,4 @@ import { postComplexPath } from './endpoint';
 export const handler = endpoint(postComplexPath, async ({ projectKey, path, body }) => {
   const { statusCode, objectTypeProperty } = await complexPathService().post(projectKey, path, body);
   return { statusCode, body: objectTypeProperty };
-});
+}, jsonBody);

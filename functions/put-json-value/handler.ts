@@ -1,6 +1,7 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
+import { jsonBody } from '../../shared/http/json-body';
 import { jsonValueService } from '../../shared/composition-root';
 import { putJsonValue } from './endpoint';
 
 /** PUT /{projectKey}/resource/json-serializable-primitive-type — stores any JSON value and answers it. */
-export const handler = endpoint(putJsonValue, async ({ projectKey, body }) => ok(await jsonValueService().put(projectKey, body)));
+export const handler = endpoint(putJsonValue, async ({ projectKey, body }) => ok(await jsonValueService().put(projectKey, body)), jsonBody);

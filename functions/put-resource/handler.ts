@@ -1,4 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
+import { jsonBody } from '../../shared/http/json-body';
 import { resourceEditService } from '../../shared/composition-root';
 import { putResource } from './endpoint';
 
@@ -6,4 +7,4 @@ import { putResource } from './endpoint';
 export const handler = endpoint(putResource, async ({ projectKey, body }) => {
   const { resource, created } = await resourceEditService().upsert(projectKey, body);
   return { statusCode: created ? 201 : 200, body: resource };
-});
+}, jsonBody);

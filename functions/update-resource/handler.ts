@@ -1,8 +1,10 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
+import { jsonBody } from '../../shared/http/json-body';
 import { resourceEditService } from '../../shared/composition-root';
 import { updateResource } from './endpoint';
 
 /** POST /{projectKey}/resource/{id} — apply `{version, actions}` in order; 409 at a stale version. */
 export const handler = endpoint(updateResource, async ({ projectKey, path, body }) =>
   ok(await resourceEditService().update(projectKey, path.id, body)),
+  jsonBody,
 );

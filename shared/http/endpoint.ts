@@ -1,16 +1,12 @@
 import middy from '@middy/core';
-import httpJsonBodyParser from '@middy/http-json-body-parser';
 import type { Context } from 'aws-lambda';
 import { principalFrom } from '../auth/principal';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
-import { checkEndpoint, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
-import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
+import { checkEndpoint, EndpointDeclarationError, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
+import type { BodyPipeline } from './json-body';
 import { authorize } from './middleware/authorize';
-import { bodyLimit } from './middleware/body-limit';
 import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';
-import { jsonContentType } from './middleware/json-content-type';
-import { jsonBodyChecks } from './middleware/json-body';
 import { literalPaths } from './middleware/literal-paths';
 import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
@@ -26,11 +22,17 @@ export type PathParametersOf<D extends EndpointDeclaration> = PathParameterOf<D[
 /**
  * The Lambda handler of an endpoint, built from its declaration: correlation id, the request's log line,
  * errors in the commercetools shape, the declared access rule of the route being served, declared
- * query parameters, body parsing; then `handle`. The declaration is checked first, so an endpoint
- * whose access cannot be enforced fails when its module loads and never serves a request.
+ * query parameters, body parsing (JSON routes: the `jsonBody` pipeline, given by their handlers);
+ * then `handle`. The declaration is checked first, so an endpoint whose access cannot be enforced,
+ * or whose JSON body would go unparsed, fails when its module loads and never serves a request.
  */
-export function endpoint<const D extends EndpointDeclaration>(declaration: D, handle: EndpointHandler<PathParametersOf<D>>) {
+export function endpoint<const D extends EndpointDeclaration>(declaration: D, handle: EndpointHandler<PathParametersOf<D>>, body?: BodyPipeline) {
   checkEndpoint(declaration);
+  if ((declaration.routes[0].body === 'json') !== (body !== undefined)) {
+    throw new EndpointDeclarationError(
+      `The endpoint ${declaration.name} ${body ? 'is given a body pipeline for routes that take no JSON' : 'takes JSON bodies: its handler must give endpoint() the jsonBody pipeline'}.`,
+    );
+  }
   const served = new Map<string, RouteDeclaration>(declaration.routes.map((route) => [routeKey(route), route]));
   /** The declared route API Gateway routed this event by; anything else is refused, never served unchecked. */
   const routeOf = (event: ApiEvent): RouteDeclaration => {
@@ -47,13 +49,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     .use(errorResponder())
     .use(literalPaths(routeOf))
     .use(authorize(routeOf));
-  if (declaration.routes[0].body === 'json') {
-    lambda
-      .use(bodyLimit(JSON_BODY_LIMIT_BYTES))
-      .use(jsonContentType())
-      .use(httpJsonBodyParser())
-      .use(jsonBodyChecks());
-  }
+  for (const middleware of body?.() ?? []) lambda.use(middleware);
 
   return lambda.handler(async (event) => {
     const route = routeOf(event);

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { functions } from '../../functions/endpoints';
+import { endpoints, functions } from '../../functions/endpoints';
 import { functionEntry, lambdaEsbuildOptions, projectRoot } from '../../infra/bundling';
 
 /** The files a function's bundle holds, from the repository and from packages (built as the stack builds it, not written). */
@@ -61,6 +61,16 @@ describe('what each function bundles', () => {
     for (const [name, files] of packages) {
       const zod = files.some((file) => file.includes('node_modules/zod/'));
       expect(zod, `${name} ${zod ? 'carries' : 'does not carry'} zod`).toBe(VALIDATING.includes(name));
+    }
+  });
+
+  it('the JSON body pipeline (parser, depth and text checks) only in the functions whose routes take JSON', () => {
+    const takingJson = endpoints.filter((declaration) => declaration.routes.some((route) => route.body === 'json')).map(({ name }) => name);
+    expect(takingJson.length).toBeGreaterThan(0);
+    for (const [name, files] of packages) {
+      const parser = files.some((file) => file.includes('node_modules/@middy/http-json-body-parser/'));
+      expect(parser, `${name} ${parser ? 'carries' : 'does not carry'} the JSON body parser`).toBe(takingJson.includes(name));
+      expect(bundled.get(name)!.includes('shared/http/middleware/json-body.ts'), name).toBe(takingJson.includes(name));
     }
   });
 

@@ -15,6 +15,7 @@ import {
   type RouteDeclaration,
 } from '../../../shared/http/declaration';
 import { endpoint, ok } from '../../../shared/http/endpoint';
+import { jsonBody } from '../../../shared/http/json-body';
 
 process.env.AWS_LAMBDA_LOG_LEVEL = 'WARN'; // no request lines in the test output
 
@@ -61,6 +62,13 @@ describe('an endpoint whose access cannot be enforced is refused (fail closed)',
     expect(() => defineEndpoint(declarationWith(changes))).toThrow(message);
     // The handler builder checks again: an unchecked object cannot become a Lambda handler either.
     expect(() => endpoint(declarationWith(changes), async () => ok({}))).toThrow(message);
+  });
+
+  it('a JSON route is read by the jsonBody pipeline its handler gives, and only a JSON route', () => {
+    const json = declarationWith({ method: 'POST', body: 'json' });
+    expect(() => endpoint(json, async () => ok({}))).toThrow(/takes JSON bodies: its handler must give endpoint\(\) the jsonBody pipeline/);
+    expect(() => endpoint(json, async () => ok({}), jsonBody)).not.toThrow();
+    expect(() => endpoint(declarationWith({}), async () => ok({}), jsonBody)).toThrow(/body pipeline for routes that take no JSON/);
   });
 
   it('refuses an endpoint with no route or no name', () => {
