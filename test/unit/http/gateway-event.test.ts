@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { endpoints, fallback } from '../../../functions/endpoints';
-import { createGateway, LAMBDA_PAYLOAD_LIMIT_BYTES, lambdaPayloadBytes, requestTime, type AnsweredRequest } from '../../../local/gateway';
+import { createGateway, exceedsLambdaPayload, LAMBDA_PAYLOAD_LIMIT_BYTES, lambdaPayloadBytes, requestTime, type AnsweredRequest } from '../../../local/gateway';
 
 describe('the events the local gateway hands the handlers', () => {
   it('requestContext.time is written as API Gateway writes it', () => {
@@ -87,6 +87,17 @@ describe("Lambda's 6,291,456-byte synchronous payload: a larger event never reac
     const event = { version: '2.0', body: Buffer.alloc(3000).toString('base64'), isBase64Encoded: true, headers: { note: 'é' } } as any;
     expect(lambdaPayloadBytes(event)).toBe(Buffer.byteLength(JSON.stringify(event)));
     expect(lambdaPayloadBytes(event)).toBeGreaterThan(4000);
+  });
+
+  it('serialises an event to measure it only when its body could come near the limit; escapes count', () => {
+    const small = { version: '2.0', body: '{"a":1}', headers: { authorization: 'Bearer t' } } as any;
+    const stringify = vi.spyOn(JSON, 'stringify');
+    expect(exceedsLambdaPayload(small)).toBe(false);
+    expect(stringify).not.toHaveBeenCalled();
+    stringify.mockRestore();
+    // 1.1 million control characters: 1.1 MB of text, 6.6 MB once escaped in the event (\u0001 each).
+    expect(exceedsLambdaPayload({ version: '2.0', body: '\u0001'.repeat(1_100_000) } as any)).toBe(true);
+    expect(exceedsLambdaPayload({ version: '2.0', body: 'x'.repeat(1_100_000) } as any)).toBe(false);
   });
 
   it('an image of 4.6 MB (6.1 MB as base64) is handed over; one of 4.75 MB (6.3 MB) is 413 RequestEntityTooLarge without an invocation', async () => {
