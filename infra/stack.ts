@@ -3,7 +3,7 @@ import { CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey 
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Distribution, ResponseHeadersPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
+import { Distribution, ResponseHeadersPolicy, S3OriginAccessControl, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -173,7 +173,10 @@ export class GenericResourceServiceStack extends Stack {
         : undefined,
     });
     // Served images are never sniffed into another type (an image that a browser would run as HTML).
+    // CloudFront names are global to the account: the same stack in another region gets its own.
+    const accountWideName = (what: string) => `${this.stackName}-${this.region}-${what}`;
     const imageHeaders = new ResponseHeadersPolicy(this, 'ImageResponseHeaders', {
+      responseHeadersPolicyName: accountWideName('image-headers'),
       comment: 'nosniff on served images',
       securityHeadersBehavior: {
         contentTypeOptions: { override: true },
@@ -182,7 +185,9 @@ export class GenericResourceServiceStack extends Stack {
     const imageDistribution = new Distribution(this, 'ImageDistribution', {
       comment: `Images of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(images),
+        origin: S3BucketOrigin.withOriginAccessControl(images, {
+          originAccessControl: new S3OriginAccessControl(this, 'ImagesOriginAccess', { originAccessControlName: accountWideName('images') }),
+        }),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         responseHeadersPolicy: imageHeaders,
       },

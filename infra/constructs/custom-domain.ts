@@ -33,6 +33,14 @@ export class CustomDomain extends Construct {
       });
     }
     new CfnOutput(scope, 'CustomDomainUrl', { value: `https://${props.hostName}`, description: 'The API under its custom host name' });
+    if (!zone) {
+      // No zone to write the record in: what the operator's own DNS must point the host name at.
+      new CfnOutput(scope, 'CustomDomainTarget', {
+        value: domainName.regionalDomainName,
+        description: `Point ${props.hostName} here (CNAME, or an alias record in the hosted zone CustomDomainTargetZoneId)`,
+      });
+      new CfnOutput(scope, 'CustomDomainTargetZoneId', { value: domainName.regionalHostedZoneId, description: 'The hosted zone of CustomDomainTarget, for an alias record' });
+    }
   }
 }
 

@@ -1,4 +1,4 @@
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import type { IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -200,6 +201,20 @@ export class Monitoring extends Construct {
 
     if (props.alarmEmail) {
       this.topic = new Topic(this, 'AlarmTopic', { displayName: `Alarms of ${props.stackName}`, enforceSSL: true });
+      // enforceSSL gives the topic a policy of its own, which replaces SNS's default one: without
+      // this statement CloudWatch may not publish to it, and no alarm would ever reach the e-mail.
+      const { account, partition, region } = Stack.of(this);
+      this.topic.addToResourcePolicy(
+        new PolicyStatement({
+          principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+          actions: ['sns:Publish'],
+          resources: [this.topic.topicArn],
+          conditions: {
+            StringEquals: { 'aws:SourceAccount': account },
+            ArnLike: { 'aws:SourceArn': `arn:${partition}:cloudwatch:${region}:${account}:alarm:*` },
+          },
+        }),
+      );
       this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
       Validations.of(this.topic).acknowledge({
         id: 'AwsSolutions-SNS2',
@@ -216,7 +231,8 @@ export class Monitoring extends Construct {
       props.functions.map((fn) => fn.metric(metricName, { period, statistic, label: fn.node.id }));
     const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
     new Dashboard(this, 'Dashboard', {
-      dashboardName: props.stackName,
+      // Dashboard names are global to the account: the same stack in another region gets its own.
+      dashboardName: `${props.stackName}-${Stack.of(this).region}`,
       widgets: [
         [new TextWidget({ markdown: `# ${props.stackName}\nAlarms and what to do: README.md, "Alarms".`, width: 24, height: 2 })],
         [

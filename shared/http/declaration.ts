@@ -35,7 +35,7 @@ export type BodyKind = 'none' | 'json' | 'form' | 'binary' | 'text';
 export type Permission =
   /** GetItem, Query, BatchGetItem on project partitions (`PROJECT#…`): resources, variants, uploads, bindings, documents. */
   | 'projects:read'
-  /** PutItem, UpdateItem, DeleteItem, BatchWriteItem, ConditionCheckItem (the parts of a transaction) on project partitions. */
+  /** PutItem, UpdateItem, DeleteItem (also as the parts of a transaction) on project partitions. */
   | 'projects:write'
   /**
    * GetItem and PutItem in the partitions of what queries note for the pages after them

@@ -1,5 +1,5 @@
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, it } from 'vitest';
 import { GenericResourceServiceStack } from '../../infra/stack';
 
@@ -27,6 +27,9 @@ describe('optional custom domain api.<region>.<cloudProvider>.<domain>', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::DomainName', 1);
     template.resourceCountIs('AWS::CertificateManager::Certificate', 0);
     template.resourceCountIs('AWS::Route53::RecordSet', 0);
+    // What the operator's own DNS points the host name at.
+    template.hasOutput('CustomDomainTarget', { Value: { 'Fn::GetAtt': [Match.anyValue(), 'RegionalDomainName'] } });
+    template.hasOutput('CustomDomainTargetZoneId', { Value: { 'Fn::GetAtt': [Match.anyValue(), 'RegionalHostedZoneId'] } });
   });
 
   it('without a domain: none of it', () => {

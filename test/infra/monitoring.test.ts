@@ -212,6 +212,19 @@ describe('notification', () => {
     withEmail.hasResourceProperties('AWS::SNS::TopicPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
+    // That policy replaces SNS's default one: CloudWatch must be let publish, for this account's alarms only.
+    withEmail.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Allow',
+            Principal: { Service: 'cloudwatch.amazonaws.com' },
+            Action: 'sns:Publish',
+            Condition: { StringEquals: { 'aws:SourceAccount': Match.anyValue() }, ArnLike: { 'aws:SourceArn': Match.anyValue() } },
+          }),
+        ]),
+      },
+    });
     const topic = Object.keys(withEmail.findResources('AWS::SNS::Topic'))[0];
     for (const alarm of alarms(withEmail)) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topic }]);
@@ -223,7 +236,8 @@ describe('notification', () => {
 describe('dashboard', () => {
   it('shows the alarms\' metrics, and Lambda errors per function', () => {
     const [dashboard] = Object.values(plain.findResources('AWS::CloudWatch::Dashboard')) as any[];
-    expect(dashboard.Properties.DashboardName).toBe('GenericResourceService-europe-west1-gcp');
+    // Dashboard names are global to the account: the AWS region keeps two regions' stacks apart.
+    expect(JSON.stringify(dashboard.Properties.DashboardName)).toMatch(/GenericResourceService-europe-west1-gcp-.*(AWS::Region|eu-|us-)/);
     const body = JSON.stringify(dashboard.Properties.DashboardBody);
     for (const metric of ['5xx', 'Latency', 'ConcurrentExecutions', 'ReadThrottleEvents', 'SystemErrors', 'AuthorizerRefusals', 'ClientErrors']) {
       expect(body).toContain(metric);

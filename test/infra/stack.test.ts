@@ -161,7 +161,7 @@ function tableAccessOf(handler: string): { actions: string[]; leadingKeys: unkno
 
 describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
   const READ = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
-  const WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+  const WRITE = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
   const PROJECTS = ['PROJECT#*'];
   const CLIENTS = ['CLIENT#*'];
   const expected: Record<string, { actions: string[]; leadingKeys: string[] }[]> = {
@@ -237,6 +237,11 @@ describe('images bucket', () => {
 
   it('is served through CloudFront with origin access control', () => {
     template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    // CloudFront names are global to the account: each carries the stack's AWS region.
+    const [oac] = Object.values(template.findResources('AWS::CloudFront::OriginAccessControl')) as any[];
+    expect(oac.Properties.OriginAccessControlConfig.Name).toContain('-eu-west-1-');
+    const [headers] = Object.values(template.findResources('AWS::CloudFront::ResponseHeadersPolicy')) as any[];
+    expect(headers.Properties.ResponseHeadersPolicyConfig.Name).toContain('-eu-west-1-');
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({ DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }) }),
     });

@@ -73,11 +73,14 @@ describe('as IAM would, by the function running (local/table-access.ts)', () => 
   it('each part of a transaction is authorized on its own; the token functions touch client partitions only', async () => {
     const client = await dynamoDb();
     const create = declared('create-resource');
-    const parts = (pk: string) => [{ ConditionCheck: { TableName: table, Key: { pk, sk: 'none' }, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    const parts = (pk: string) => [{ Put: { TableName: table, Item: { pk, sk: 'TABLE-GRANTS-TEST', type: 'test' } } }];
     expect(await asFunction(create, () => refusal(() => client.send(new TransactWriteCommand({ TransactItems: parts(projectPartition('demo')) }))))).toBe('allowed');
     expect(await asFunction(create, () => refusal(() => client.send(new TransactWriteCommand({ TransactItems: parts(clientKey('c').pk) }))))).toBe(
       'AccessDeniedException',
     );
+    // No store sends a ConditionCheck part, so no function is granted dynamodb:ConditionCheckItem.
+    const check = [{ ConditionCheck: { TableName: table, Key: { pk: projectPartition('demo'), sk: 'none' }, ConditionExpression: 'attribute_not_exists(pk)' } }];
+    expect(await asFunction(create, () => refusal(() => client.send(new TransactWriteCommand({ TransactItems: check }))))).toBe('AccessDeniedException');
     const token = declared('issue-token');
     const count = new UpdateCommand({ TableName: table, Key: resourceKey('demo', 'x'), UpdateExpression: 'SET attempts = :one', ExpressionAttributeValues: { ':one': 1 } });
     expect(await asFunction(token, () => refusal(() => client.send(count)))).toBe('AccessDeniedException');

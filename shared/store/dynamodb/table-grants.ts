@@ -20,7 +20,8 @@ export interface TableGrant {
 }
 
 const PROJECT_READ_ACTIONS = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'];
-const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:ConditionCheckItem'];
+// Only what the stores send: no BatchWriteItem, no ConditionCheck part in any transaction.
+const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
 
 /** By the name of the permission (shared/http/declaration.ts's `Permission`) that grants it. */
 export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
