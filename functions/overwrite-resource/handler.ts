@@ -1,5 +1,5 @@
 import { endpoint, ok } from '../../shared/http/endpoint';
-import { jsonBody } from '../../shared/http/json-body';
+import { jsonBody } from '../../shared/http/json-body-pipeline';
 import { resourceEditService } from '../../shared/composition-root';
 import { overwriteResource } from './endpoint';
 

@@ -1,5 +1,5 @@
 import { endpoint } from '../../shared/http/endpoint';
-import { jsonBody } from '../../shared/http/json-body';
+import { jsonBody } from '../../shared/http/json-body-pipeline';
 import { complexPathService } from '../../shared/composition-root';
 import { postComplexPath } from './endpoint';
 

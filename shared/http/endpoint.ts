@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { principalFrom } from '../auth/principal';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, EndpointDeclarationError, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
-import type { BodyPipeline } from './json-body';
+import type { BodyPipeline } from './json-body-pipeline';
 import { authorize } from './middleware/authorize';
 import { correlationId } from './middleware/correlation-id';
 import { errorResponder } from './middleware/error-responder';

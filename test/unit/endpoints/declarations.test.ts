@@ -15,7 +15,7 @@ import {
   type RouteDeclaration,
 } from '../../../shared/http/declaration';
 import { endpoint, ok } from '../../../shared/http/endpoint';
-import { jsonBody } from '../../../shared/http/json-body';
+import { jsonBody } from '../../../shared/http/json-body-pipeline';
 
 process.env.AWS_LAMBDA_LOG_LEVEL = 'WARN'; // no request lines in the test output
 
