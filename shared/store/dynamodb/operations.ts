@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { StoreUnavailableError } from '../../domain/errors';
-import { isConditionFailure, itemOfConditionFailure, translateEngineError } from './errors';
+import { cancellationReasons, isConditionFailure, itemOfConditionFailure, translateEngineError } from './errors';
 
 type Item = Record<string, unknown>;
 type Key = Record<string, unknown>;
@@ -75,16 +75,29 @@ export async function sendTransaction(
     await db.send(new TransactWriteCommand(request));
     return;
   } catch (error) {
-    if (!isInProgress(error)) throw error;
+    if (!isInProgress(error)) throw asStoreTrouble(error);
   }
   await clock.wait(Math.max(0, firstSent + IN_PROGRESS_PATIENCE_MS - clock.now()));
   try {
     await db.send(new TransactWriteCommand(request));
   } catch (error) {
-    throw isInProgress(error) ? new StoreUnavailableError(error) : error;
+    throw isInProgress(error) ? new StoreUnavailableError(error) : asStoreTrouble(error);
   }
 }
 
 const isInProgress = (error: unknown) => (error as { name?: string })?.name === 'TransactionInProgressException';
+
+/** Cancellation reasons that say DynamoDB lacked capacity, not that a condition or another writer decided. */
+const CAPACITY_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded', 'RequestLimitExceeded']);
+
+/**
+ * A transaction DynamoDB cancelled for capacity is the store being unavailable (503, as a
+ * throttled single write), not a race to try again at once nor a condition the caller reads:
+ * callers only ever see cancellations for conditions and conflicts.
+ */
+function asStoreTrouble(error: unknown): unknown {
+  const reasons = cancellationReasons(error);
+  return reasons?.some((reason) => CAPACITY_REASONS.has(reason.code)) ? new StoreUnavailableError(error) : error;
+}
 
 const realClock = { now: () => Date.now(), wait: (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)) };

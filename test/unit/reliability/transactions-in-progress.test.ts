@@ -60,4 +60,15 @@ describe('sendTransaction', () => {
     await expect(sendTransaction(twice.db, input, twice.clock)).rejects.toBe(cancelled);
     expect(twice.sent).toHaveLength(2);
   });
+
+  it('a cancellation for capacity is the store unavailable (503); one for a condition is for the caller to read', async () => {
+    const cancelled = (...codes: string[]) => () =>
+      Promise.reject(Object.assign(new Error('Transaction cancelled'), { name: 'TransactionCanceledException', CancellationReasons: codes.map((Code) => ({ Code })) }));
+    for (const code of ['ThrottlingError', 'ProvisionedThroughputExceeded']) {
+      const table = fakeTable([cancelled('None', code)]);
+      await expect(sendTransaction(table.db, input, table.clock), code).rejects.toBeInstanceOf(StoreUnavailableError);
+    }
+    const condition = fakeTable([cancelled('ConditionalCheckFailed', 'None')]);
+    await expect(sendTransaction(condition.db, input, condition.clock)).rejects.toMatchObject({ name: 'TransactionCanceledException' });
+  });
 });
