@@ -5,6 +5,7 @@ import {
   RequestEntityTooLargeError,
   ResourceNotFoundError,
   UnsupportedMediaTypeError,
+  VersionConflictError,
 } from '../domain/errors';
 import { abbreviate } from '../domain/abbreviate';
 import { MAX_IMAGE_BYTES, type ImageContentType } from '../domain/images/image-file';
@@ -62,7 +63,8 @@ export class ImageService {
    * served key, then attaches that. The pending object lives where nothing serves it, so nothing
    * unchecked is ever public. Nothing uploaded yet is 409 and the upload stays open; an object
    * that fails a check is deleted with its upload. Only the completion that removes the pending
-   * record attaches (a losing one removes its copy), so completing twice is 404.
+   * record attaches (a losing one removes its copy), so completing twice is 404; one whose attach
+   * fails in a way that can pass records the upload again, so that it can be retried.
    */
   async completeUpload(projectKey: string, uploadId: string): Promise<Variant> {
     const pending = await this.pendingUpload(projectKey, uploadId);
@@ -87,10 +89,25 @@ export class ImageService {
       await this.deleteObject(key, 'a completion that lost the race');
       throw uploadNotFound(uploadId);
     }
-    // The pending object's removal decides nothing (its lifecycle rule would remove it a day later
-    // anyway) and never fails: it runs beside the attach instead of costing a round trip before it.
-    const [variant] = await Promise.all([this.attachOrDelete(projectKey, key, pending, image), this.deletePendingObject(pending.objectKey)]);
-    return variant;
+    // The pending object stays after a completion: the uploads bucket's lifecycle rule removes it a
+    // day later, which spares the completion a request, and keeps it for a retry until then.
+    try {
+      return await this.attachOrDelete(projectKey, key, pending, image);
+    } catch (error) {
+      // Attaching failed after the claim. A failure that can pass (the store unavailable, races
+      // lost, anything unexpected) opens the upload again, so the 503 or 409 the client gets can be
+      // retried; a refusal (the variant full, its sku another) ends it.
+      if (!(error instanceof DomainError) || error instanceof VersionConflictError) await this.reopen(projectKey, pending);
+      else await this.deletePendingObject(pending.objectKey);
+      throw error;
+    }
+  }
+
+  /** Records the pending upload again, after a completion that claimed it could not attach. */
+  private async reopen(projectKey: string, pending: PendingUpload): Promise<void> {
+    await this.uploads
+      .create(projectKey, pending)
+      .catch((reopenError: unknown) => logger.error('could not reopen an upload whose attach failed', { uploadId: pending.uploadId, error: reopenError as Error }));
   }
 
   /** The pending upload, or 404: unknown, of another project, completed, or expired (then its object goes too). */

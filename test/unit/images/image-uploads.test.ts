@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { DomainError, StoreUnavailableError } from '../../../shared/domain/errors';
+import { DomainError, InvalidOperationError, StoreUnavailableError, VersionConflictError } from '../../../shared/domain/errors';
 import { UPLOAD_PREFIX_BYTES, UPLOAD_TTL_SECONDS, type PendingUpload } from '../../../shared/domain/images/image-upload';
 import { toApiError } from '../../../shared/http/errors';
 import { QueryParameters } from '../../../shared/http/query-parameters';
@@ -104,7 +104,8 @@ describe('completing an upload', () => {
     expect(storage.reads).toEqual([{ key: pending.objectKey, maxBytes: UPLOAD_PREFIX_BYTES }]);
     expect(uploads.records.size).toBe(0);
     expect(storage.objects.get(storage.keyOf(variant.stagedImages[0]!.url))?.bytes).toEqual(image);
-    expect(storage.pending.has(pending.objectKey)).toBe(false);
+    // Left to the uploads bucket's lifecycle rule: no request spent on it.
+    expect(storage.pending.has(pending.objectKey)).toBe(true);
 
     expect(await refusalOf(service.completeUpload('demo', pending.uploadId))).toMatchObject({ status: 404 });
     expect(variants.attached).toHaveLength(1);
@@ -221,5 +222,38 @@ describe('completing an upload', () => {
     expect(failing.attached).toHaveLength(1);
     expect(storage.objects.size).toBe(0);
     expect(storage.deleted).toHaveLength(1);
+  });
+
+  it('opens the upload again when attaching fails after the claim in a way that can pass (503, races lost): the retry completes it', async () => {
+    for (const failure of [new StoreUnavailableError(new Error('DynamoDB throttled')), new VersionConflictError(undefined, undefined)]) {
+      let fail = true;
+      const flaky = recordingVariants(async (image) => {
+        if (fail) throw failure;
+        return { id: 1, images: [], stagedImages: [image] };
+      });
+      service = new ImageService(flaky, storage, uploads, () => clock);
+      const pending = await started(`sku=x&contentType=image/gif&size=${GIF_1X1.length}`);
+      storage.receive(pending.objectKey, GIF_1X1, 'image/gif');
+      await expect(service.completeUpload('demo', pending.uploadId)).rejects.toBe(failure);
+      expect(await uploads.get('demo', pending.uploadId)).toEqual(pending);
+      expect(storage.pending.has(pending.objectKey)).toBe(true);
+      fail = false;
+      const retried = await service.completeUpload('demo', pending.uploadId);
+      expect(retried.stagedImages).toHaveLength(1);
+      expect(await uploads.get('demo', pending.uploadId)).toBeUndefined();
+    }
+  });
+
+  it('ends the upload when the variant refuses the image (a refusal, not a failure that can pass)', async () => {
+    const refusing = recordingVariants(async () => {
+      throw new InvalidOperationError('Variant 1 holds the maximum of 200 images: no more can be attached.');
+    });
+    service = new ImageService(refusing, storage, uploads, () => clock);
+    const pending = await started(`sku=x&contentType=image/gif&size=${GIF_1X1.length}`);
+    storage.receive(pending.objectKey, GIF_1X1, 'image/gif');
+    expect(await refusalOf(service.completeUpload('demo', pending.uploadId))).toMatchObject({ status: 400 });
+    expect(await uploads.get('demo', pending.uploadId)).toBeUndefined();
+    expect(storage.pending.has(pending.objectKey)).toBe(false);
+    expect(storage.objects.size).toBe(0);
   });
 });
