@@ -59,6 +59,16 @@ describe('image upload (row 13)', () => {
     expect(again.body.stagedImages).toHaveLength(2);
   });
 
+  it('a new sku alone gets the next free number, past numbers clients gave their variants (not 409 after six)', async () => {
+    const first = await upload(`sku=${uniqueKey('sku')}`, GIF_1X1, 'image/gif');
+    const next = Number(first.body.id) + 1;
+    // The next eight numbers taken by hand, as a client numbering its variants would.
+    for (let id = next; id < next + 8; id++) expect((await upload(`variant=${id}`, GIF_1X1, 'image/gif')).status).toBe(200);
+    const skuAlone = await upload(`sku=${uniqueKey('sku')}`, GIF_1X1, 'image/gif');
+    expect(skuAlone.status, JSON.stringify(skuAlone.body)).toBe(200);
+    expect(Number(skuAlone.body.id)).toBeGreaterThanOrEqual(next + 8);
+  });
+
   it('refuses a sku and a variant that name different variants', async () => {
     const [a, b] = [uniqueKey('sku'), uniqueKey('sku')];
     const first = await upload(`sku=${a}`, png(1, 1));

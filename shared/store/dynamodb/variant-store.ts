@@ -31,10 +31,7 @@ export class DynamoDbVariantStore implements VariantStore {
         throw new InvalidOperationError(`The sku '${selector.sku}' belongs to variant ${idOfSku}, not to variant ${selector.id}.`);
       }
       if (idOfSku !== undefined) return this.append(projectKey, idOfSku, image, publish);
-      if (selector.id === undefined) {
-        // A new sku and no variant id: the variant gets the next number.
-        return this.create(projectKey, await this.nextVariantId(projectKey), selector.sku, image, publish);
-      }
+      if (selector.id === undefined) return this.createUnderNextNumber(projectKey, selector.sku, image, publish);
       // A variant id, with a sku no variant has yet (or none): that variant, or a new one.
       const existing = await this.appendIfExists(projectKey, selector.id, selector.sku, image, publish);
       return existing ?? this.create(projectKey, selector.id, selector.sku, image, publish);
@@ -136,9 +133,28 @@ export class DynamoDbVariantStore implements VariantStore {
       });
       return variant;
     } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) return translateEngineError(error);
+      // The number is another variant's while the sku is free: a number to skip (one a client gave).
+      if (reasons[0]?.code === 'ConditionalCheckFailed' && (reasons[1] ?? { code: 'None' }).code === 'None') throw new VariantNumberTaken();
       // Another upload created the variant or took the sku meanwhile: look again.
-      if (cancellationReasons(error)) throw new RetryableRace();
-      return translateEngineError(error);
+      throw new RetryableRace();
+    }
+  }
+
+  /**
+   * A new variant (a new sku, no number given) under the next number of the project's sequence.
+   * Numbers clients gave their variants (`variant=N`) are not in the sequence: each one met is
+   * skipped at once, without spending the retries of races (six would have ended in 409 in a
+   * project whose variants 1–6 were numbered by hand).
+   */
+  private async createUnderNextNumber(projectKey: string, sku: string | undefined, image: Image, publish: boolean): Promise<Variant> {
+    for (let drawn = 1; ; drawn++) {
+      try {
+        return await this.create(projectKey, await this.nextVariantId(projectKey), sku, image, publish);
+      } catch (error) {
+        if (!(error instanceof VariantNumberTaken) || drawn >= MAX_NUMBER_DRAWS) throw error;
+      }
     }
   }
 
@@ -157,6 +173,12 @@ export class DynamoDbVariantStore implements VariantStore {
     return Attributes!.lastVariantId as number;
   }
 }
+
+/** Numbers drawn in one attempt before it counts as a race lost (each is a round trip or two). */
+const MAX_NUMBER_DRAWS = 100;
+
+/** A variant number held by another variant: taken as a race lost where the number was the client's. */
+class VariantNumberTaken extends RetryableRace {}
 
 function toVariant(item: Record<string, unknown>): Variant {
   return {
