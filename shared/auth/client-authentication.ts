@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { logger } from '../observability/logger';
 import type { ApiClient, ClientStore } from '../store/client-store';
 import { attemptWindow, brakeSource, epochSeconds } from '../domain/auth/brute-force-brake';
@@ -33,13 +34,14 @@ export async function authenticateClient(
 
   const source = brakeSource(sourceIp);
   const window = attemptWindow(now);
-  if (!(await store.reserveAttempt(client.clientId, source, window))) {
+  const attemptId = randomBytes(9).toString('base64url');
+  if (!(await store.reserveAttempt(client.clientId, source, window, attemptId))) {
     await verifySecret(credentials.secret, decoyLike(client.secretHash)); // same time as a real check; the secret is not looked at
     logger.warn('client braked for this source', { client_id: client.clientId, source, until: window.endsAt });
     throw refused();
   }
   if (!(await verifySecret(credentials.secret, client.secretHash))) throw refused(); // the reservation stays: a failure
-  await store.releaseAttempt(client.clientId, source, window);
+  await store.releaseAttempt(client.clientId, source, window, attemptId);
   if (client.revokedAt) throw refused();
   return client;
 }

@@ -91,12 +91,31 @@ describe('brute-force brake on POST /oauth/token', () => {
     expect(await localStore().clearAttempts(client.clientId)).toBe(true);
   });
 
+  it('an attempt sent twice (the SDK resending after a lost answer) is counted once and given back once', async () => {
+    const client = await createTestClient(['view_test:demo'], 'brake');
+    const store = localStore();
+    const window = attemptWindow(epochSeconds());
+    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
+    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
+    expect(await attemptsCounted(client.clientId, '127.0.0.10')).toBe(1);
+    // At the limit, the resend of a counted attempt is still that attempt, not one braked.
+    for (let attempt = 1; attempt < BRAKE.maxAttempts; attempt++) expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, `other-${attempt}`)).toBe(true);
+    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'one-more')).toBe(false);
+    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
+    expect(await attemptsCounted(client.clientId, '127.0.0.10')).toBe(BRAKE.maxAttempts);
+    // Given back twice, one comes off.
+    await store.releaseAttempt(client.clientId, '127.0.0.10', window, 'twice');
+    await store.releaseAttempt(client.clientId, '127.0.0.10', window, 'twice');
+    expect(await attemptsCounted(client.clientId, '127.0.0.10')).toBe(BRAKE.maxAttempts - 1);
+    expect(await store.clearAttempts(client.clientId)).toBe(true);
+  });
+
   it('counters are per fixed window: a full window in the past does not brake the current one', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
     const store = localStore();
     const past = attemptWindow(epochSeconds() - BRAKE.windowSeconds);
-    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past)).toBe(true);
-    expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past)).toBe(false);
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past, `a${attempt}`)).toBe(true);
+    expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past, 'one-more')).toBe(false);
     expect((await rightFrom('127.0.0.8', client)).status).toBe(200);
   });
 

@@ -92,8 +92,8 @@ describe('as IAM would, by the function running (local/table-access.ts)', () => 
     // The brake's own calls are granted.
     const store = new DynamoDbClientStore(client, table);
     const window = { index: 1, maxAttempts: 10, endsAt: Math.floor(Date.now() / 1000) + 60 };
-    expect(await asFunction(token, () => refusal(() => store.reserveAttempt('grants-test', 'source', window)))).toBe('allowed');
-    expect(await asFunction(token, () => refusal(() => store.releaseAttempt('grants-test', 'source', window)))).toBe('allowed');
+    expect(await asFunction(token, () => refusal(() => store.reserveAttempt('grants-test', 'source', window, 'attempt')))).toBe('allowed');
+    expect(await asFunction(token, () => refusal(() => store.releaseAttempt('grants-test', 'source', window, 'attempt')))).toBe('allowed');
     // Any other attribute of a client item is not: IAM refuses a token function granting itself scopes.
     const counter = attemptCounterKey('grants-test', 1, 'source');
     const scopes = new UpdateCommand({ TableName: table, Key: clientKey('grants-test'), UpdateExpression: 'SET scopes = :all', ExpressionAttributeValues: { ':all': ['manage_project:demo'] } });
@@ -101,13 +101,13 @@ describe('as IAM would, by the function running (local/table-access.ts)', () => 
     const named = new UpdateCommand({
       TableName: table,
       Key: counter,
-      UpdateExpression: 'SET #attempts = :one, #revokedAt = :now',
-      ExpressionAttributeNames: { '#attempts': 'attempts', '#revokedAt': 'revokedAt' },
+      UpdateExpression: 'SET #attemptIds = :one, #revokedAt = :now',
+      ExpressionAttributeNames: { '#attemptIds': 'attemptIds', '#revokedAt': 'revokedAt' },
       ExpressionAttributeValues: { ':one': 1, ':now': 'now' },
     });
     expect(await asFunction(token, () => refusal(() => client.send(named)))).toBe('AccessDeniedException');
     // Values returned other than none.
-    const returning = new UpdateCommand({ TableName: table, Key: counter, UpdateExpression: 'ADD attempts :one', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'ALL_NEW' });
+    const returning = new UpdateCommand({ TableName: table, Key: counter, UpdateExpression: 'ADD attemptIds :ids', ExpressionAttributeValues: { ':ids': new Set(['x']) }, ReturnValues: 'ALL_NEW' });
     expect(await asFunction(token, () => refusal(() => client.send(returning)))).toBe('AccessDeniedException');
     // What the refused calls wrote anyway before the rule held (none, once it holds): not a client.
     for (const Key of [clientKey('grants-test'), counter]) await client.send(new DeleteCommand({ TableName: table, Key }));

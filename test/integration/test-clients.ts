@@ -34,7 +34,7 @@ export const localStore = () => new DynamoDbClientStore(localTable().db, localTa
 export async function attemptsCounted(clientId: string, source: string, now = epochSeconds()): Promise<number> {
   const { db, tableName } = localTable();
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: attemptCounterKey(clientId, attemptWindow(now).index, source) }));
-  return (Item?.attempts as number | undefined) ?? 0;
+  return (Item?.attemptIds as Set<string> | undefined)?.size ?? 0;
 }
 
 export interface TestClient {

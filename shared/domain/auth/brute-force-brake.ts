@@ -45,10 +45,13 @@ export function brakeSource(sourceIp: string | undefined): string {
 
 /** What the brake needs of the store (DynamoDbClientStore implements it: shared/store/client-store.ts). */
 export interface AttemptCounter {
-  /** Counts one attempt of `clientId` from `source` in `window`, unless it already holds `window.maxAttempts`: then false. */
-  reserveAttempt(clientId: string, source: string, window: AttemptWindow): Promise<boolean>;
-  /** Gives back an attempt reserved in `window` (the secret was right). */
-  releaseAttempt(clientId: string, source: string, window: AttemptWindow): Promise<void>;
+  /**
+   * Counts the attempt `attemptId` of `clientId` from `source` in `window`, unless it already holds
+   * `window.maxAttempts` others: then false. Counting the same attempt again changes nothing.
+   */
+  reserveAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<boolean>;
+  /** Gives back the attempt `attemptId` reserved in `window` (the secret was right); once, however often asked. */
+  releaseAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<void>;
 }
 
 export const epochSeconds = (date = new Date()) => Math.floor(date.getTime() / 1000);

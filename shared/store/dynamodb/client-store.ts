@@ -8,8 +8,12 @@ import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
 const CLIENT_FIELDS = ['clientId', 'name', 'secretHash', 'scopes', 'createdAt', 'revokedAt'] as const;
 
-/** The brute-force brake's counter items: the count, and the table's TTL attribute (they go some time after their window). */
-const ATTEMPTS = { count: 'attempts', expiresAt: TABLE_TTL_ATTRIBUTE } as const;
+/**
+ * The brute-force brake's counter items: the ids of the attempts counted (a string set, so that an
+ * attempt sent twice is counted once), and the table's TTL attribute (they go some time after
+ * their window). Counters of the numeric `attempts` kept before are ignored and expire.
+ */
+const ATTEMPTS = { ids: 'attemptIds', expiresAt: TABLE_TTL_ATTRIBUTE } as const;
 /** Every attribute reserveAttempt and releaseAttempt name (the IAM policy of the token functions allows these only). */
 export const ATTEMPT_COUNTER_ATTRIBUTES = ['pk', 'sk', ...Object.values(ATTEMPTS)];
 /** Counters stay a little after their window: the window's last second must still find its counter. */
@@ -71,20 +75,22 @@ export class DynamoDbClientStore implements ClientStore {
 
   /**
    * One conditional UpdateItem on the counter of this client, source and window (its own item in
-   * the client's partition, removed by TTL after the window): `ADD` only while fewer than the
-   * limit are counted, so parallel attempts can never get past it. Only the counter's attributes
-   * are named (the token functions' IAM policy allows no other attribute).
+   * the client's partition, removed by TTL after the window): the attempt's id joins the set only
+   * while fewer than the limit are counted, so parallel attempts can never get past it. Adding to a
+   * set is idempotent: the SDK's resend after a lost answer counts nothing twice, and finds its id
+   * already there (`contains`), so the attempt is not refused as braked either. Only the counter's
+   * attributes are named (the token functions' IAM policy allows no other attribute).
    */
-  async reserveAttempt(clientId: string, source: string, window: AttemptWindow): Promise<boolean> {
+  async reserveAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: attemptCounterKey(clientId, window.index, source),
-          UpdateExpression: 'ADD #attempts :one SET #expiresAt = :expiresAt',
-          ConditionExpression: 'attribute_not_exists(#attempts) OR #attempts < :max',
-          ExpressionAttributeNames: { '#attempts': ATTEMPTS.count, '#expiresAt': ATTEMPTS.expiresAt },
-          ExpressionAttributeValues: { ':one': 1, ':max': window.maxAttempts, ':expiresAt': window.endsAt + COUNTER_GRACE_SECONDS },
+          UpdateExpression: 'ADD #ids :ids SET #expiresAt = :expiresAt',
+          ConditionExpression: 'attribute_not_exists(#ids) OR size(#ids) < :max OR contains(#ids, :id)',
+          ExpressionAttributeNames: { '#ids': ATTEMPTS.ids, '#expiresAt': ATTEMPTS.expiresAt },
+          ExpressionAttributeValues: { ':ids': new Set([attemptId]), ':id': attemptId, ':max': window.maxAttempts, ':expiresAt': window.endsAt + COUNTER_GRACE_SECONDS },
         }),
       );
       return true;
@@ -94,17 +100,18 @@ export class DynamoDbClientStore implements ClientStore {
     }
   }
 
-  async releaseAttempt(clientId: string, source: string, window: AttemptWindow): Promise<void> {
+  async releaseAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<void> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: attemptCounterKey(clientId, window.index, source),
-          UpdateExpression: 'ADD #attempts :minusOne',
-          // Never creates a counter: a window that ended meanwhile (and was removed) has nothing to give back.
-          ConditionExpression: '#attempts > :zero',
-          ExpressionAttributeNames: { '#attempts': ATTEMPTS.count },
-          ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+          UpdateExpression: 'DELETE #ids :ids',
+          // Never creates a counter (a window that ended meanwhile, and was removed, has nothing to
+          // give back), and gives back only this attempt, however often sent.
+          ConditionExpression: 'contains(#ids, :id)',
+          ExpressionAttributeNames: { '#ids': ATTEMPTS.ids },
+          ExpressionAttributeValues: { ':ids': new Set([attemptId]), ':id': attemptId },
         }),
       );
     } catch (error) {

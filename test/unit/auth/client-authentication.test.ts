@@ -34,7 +34,7 @@ describe('the brake policy: 10 unsuccessful attempts per client and source in a 
 /** The DynamoDB store's semantics in memory (a conditional counter per client, source and window), with a log of the secrets' fate. */
 class MemoryClientStore implements ClientStore {
   readonly clients = new Map<string, ApiClient>();
-  readonly counters = new Map<string, number>();
+  readonly counters = new Map<string, Set<string>>();
   async get(clientId: string) {
     const client = this.clients.get(clientId);
     return client && structuredClone(client);
@@ -50,24 +50,22 @@ class MemoryClientStore implements ClientStore {
     if (client) client.revokedAt = at;
     return client !== undefined;
   }
-  async reserveAttempt(clientId: string, source: string, window: AttemptWindow) {
+  async reserveAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string) {
     const key = `${clientId}|${source}|${window.index}`;
-    const count = this.counters.get(key) ?? 0;
-    if (count >= window.maxAttempts) return false;
-    this.counters.set(key, count + 1);
+    const ids = this.counters.get(key) ?? new Set<string>();
+    if (ids.size >= window.maxAttempts && !ids.has(attemptId)) return false;
+    this.counters.set(key, ids.add(attemptId));
     return true;
   }
-  async releaseAttempt(clientId: string, source: string, window: AttemptWindow) {
-    const key = `${clientId}|${source}|${window.index}`;
-    const count = this.counters.get(key) ?? 0;
-    if (count > 0) this.counters.set(key, count - 1);
+  async releaseAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string) {
+    this.counters.get(`${clientId}|${source}|${window.index}`)?.delete(attemptId);
   }
   async clearAttempts(clientId: string) {
     for (const key of [...this.counters.keys()]) if (key.startsWith(`${clientId}|`)) this.counters.delete(key);
     return this.clients.has(clientId);
   }
   counted(clientId: string, source: string, now: number) {
-    return this.counters.get(`${clientId}|${source}|${attemptWindow(now).index}`) ?? 0;
+    return this.counters.get(`${clientId}|${source}|${attemptWindow(now).index}`)?.size ?? 0;
   }
 }
 
