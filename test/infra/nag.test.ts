@@ -117,7 +117,7 @@ describe('what the acknowledgements rely on', () => {
       expect(statement.Action).toBe('dynamodb:UpdateItem');
       expect(statement.Condition).toEqual({
         'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CLIENT#*'] },
-        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'attempts', 'expiresAt'] },
+        'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'attemptIds', 'expiresAt'] },
         StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
       });
     }
