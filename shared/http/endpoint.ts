@@ -10,6 +10,8 @@ import { errorResponder } from './middleware/error-responder';
 import { literalPaths } from './middleware/literal-paths';
 import { observe } from './middleware/observe';
 import { checkParameters } from './parameters';
+import { InvalidInputError } from '../domain/errors';
+import { oauthError } from './errors';
 import { QueryParameters } from './query-parameters';
 import { render } from './render';
 import { fitForLambda } from './response-size';
@@ -53,8 +55,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
 
   return lambda.handler(async (event) => {
     const route = routeOf(event);
-    const query = new QueryParameters(event.rawQueryString);
-    checkParameters(route.query, query);
+    const query = queryOf(event, route);
     const response = await handle({
       route,
       method: event.requestContext.http.method,
@@ -70,6 +71,18 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     });
     return fitForLambda(render(response, event.requestContext.http.method), event.headers['accept-encoding']);
   });
+}
+
+/** The request's query parameters, checked against the route's; the OAuth routes refuse in RFC 6749's shape. */
+function queryOf(event: ApiEvent, route: RouteDeclaration): QueryParameters {
+  try {
+    const query = new QueryParameters(event.rawQueryString);
+    checkParameters(route.query, query);
+    return query;
+  } catch (error) {
+    if (error instanceof InvalidInputError && route.errors.includes('OAuthBadRequest')) throw oauthError(400, 'invalid_request', error.message);
+    throw error;
+  }
 }
 
 function readBody(event: ApiEvent, route: RouteDeclaration): unknown {

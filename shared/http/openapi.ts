@@ -56,9 +56,14 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
         ...(response.content && route.method !== 'HEAD' ? { content: content(response.content, schemas.output, response.example) } : {}),
       };
     }
+    const declared = new Set(route.errors.map((name) => errorResponses[name].status));
     const errors: ErrorResponseName[] = [
       ...route.errors,
+      // Every route reads its query string: a malformed one (a parameter twice, bad percent-encoding) is 400.
+      ...(declared.has(400) ? [] : (['BadRequest'] as const)),
       ...(route.access.kind === 'project' ? (['Unauthorized', 'Forbidden'] as const) : []),
+      // The gateway refuses bodies over 10 MB, and events over Lambda's payload, on every route.
+      ...(declared.has(413) ? [] : (['PayloadTooLarge'] as const)),
       // API Gateway throttles every route (the stage's limit, stricter on the OAuth routes).
       'TooManyRequests',
       'InternalServerError',
@@ -108,7 +113,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
           name,
           {
             description: response.description,
-            headers: { 'X-Correlation-ID': CORRELATION_HEADER },
+            headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...('headers' in response ? response.headers : {}) },
             content: { 'application/json': { schema: schemas.output(schemaNamed(response.schema)), example: response.example } },
           },
         ]),

@@ -75,6 +75,12 @@ describe('token service: POST /oauth/token (client credentials)', () => {
     expect(missing.body.error).toBe('invalid_request');
   });
 
+  it('a query string that cannot be read is 400 invalid_request in RFC 6749\'s shape too', async () => {
+    const answer = await requestToken('grant_type=client_credentials', undefined, '?x=%ED%A0%80');
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('percent-encoded'), errors: [{ code: 'invalid_request' }] });
+  });
+
   it('refuses a parameter given twice: 400 invalid_request (RFC 6749 §3.2)', async () => {
     for (const body of ['grant_type=client_credentials&grant_type=password', 'grant_type=client_credentials&scope=view_test:demo&scope=manage_test:demo']) {
       const answer = await requestToken(body);

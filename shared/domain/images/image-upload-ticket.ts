@@ -14,6 +14,6 @@ export const ImageUploadTicket = z.object({
         'Headers the PUT must carry exactly as given (they are signed): `content-type`, `content-length`, and `if-none-match: *` (the object can be written once).',
     }),
   ),
-  expiresAt: z.string().check(z.meta({ description: 'ISO 8601: the URL, and the upload, expire then (15 minutes after the start).' })),
+  expiresAt: z.iso.datetime().check(z.meta({ description: 'ISO 8601: the URL, and the upload, expire then (15 minutes after the start).' })),
 });
 export type ImageUploadTicket = z.infer<typeof ImageUploadTicket>;

@@ -31,6 +31,8 @@ export interface ErrorResponseSpec {
   /** Its body's schema, by name in the schema catalogue. */
   schema: SchemaName;
   example: unknown;
+  /** Headers it carries besides X-Correlation-ID. */
+  headers?: Record<string, { description: string; schema: { type: string } }>;
 }
 
 export const errorResponses = {
@@ -55,8 +57,9 @@ export const errorResponses = {
   },
   Unauthorized: {
     status: 401,
-    description: '`invalid_token`: the bearer token is missing, malformed, expired or not issued by this service.',
-    schema: 'ErrorResponse',
+    description:
+      '`invalid_token`: the bearer token is missing, malformed, expired or not issued by this service. In AWS a request without an `Authorization` header is refused by API Gateway itself, with its own body `{"message": "Unauthorized"}`.',
+    schema: 'GatewayOrErrorResponse',
     example: invalidToken().body,
   },
   Forbidden: {
@@ -97,8 +100,8 @@ export const errorResponses = {
   },
   PayloadTooLarge: {
     status: 413,
-    description: `\`RequestEntityTooLarge\`: JSON bodies are limited to ${JSON_BODY_LIMIT_BYTES} bytes, images to ${MAX_IMAGE_BYTES} bytes.`,
-    schema: 'ErrorResponse',
+    description: `\`RequestEntityTooLarge\`: JSON bodies are limited to ${JSON_BODY_LIMIT_BYTES} bytes, images to ${MAX_IMAGE_BYTES} bytes. On every operation, a request over API Gateway's 10 MB, or whose event passes Lambda's 6,291,456 bytes, never reaches the service: API Gateway answers it, with its own body \`{"message": …}\`.`,
+    schema: 'GatewayOrErrorResponse',
     example: requestEntityTooLarge(JSON_BODY_LIMIT_BYTES).body,
   },
   UnsupportedMediaType: {
@@ -135,6 +138,7 @@ export const errorResponses = {
     description: '`OverCapacity`: the store is throttling; retry after the `Retry-After` seconds.',
     schema: 'ErrorResponse',
     example: overCapacity().body,
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
   },
   GatewayTimeout: {
     status: 504,

@@ -33,4 +33,9 @@ export const errorSchemas = {
   },
   /** API Gateway's own body when it throttles. */
   Throttled: { schema: z.object({ message: z.string() }), inline: true },
+  /** What API Gateway answers itself (no token at all, a body over 10 MB) or the service does. */
+  GatewayOrErrorResponse: {
+    schema: z.union([ErrorBody, z.object({ message: z.string() })]),
+    inline: true,
+  },
 } satisfies Record<string, DocumentSchema>;
