@@ -56,6 +56,8 @@ export const OutOfOrderPropertiesTestType = fields.check(
     },
     { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   ),
+  // The same rule in the document's JSON Schema, which a refinement does not reach.
+  z.meta({ anyOf: [{ required: ['id'] }, { required: ['key'] }] }),
 );
 export type OutOfOrderPropertiesTestType = z.infer<typeof OutOfOrderPropertiesTestType>;
 
