@@ -3,7 +3,7 @@ import { isExtensionAnswerStatus, type HttpTarget, type JsonValue, type LambdaTa
 import { DEFAULT_BINDINGS } from '../domain/extensions/default-bindings';
 import { SIGNATURE_HEADER, signatureHeader } from '../domain/extensions/signing';
 import { DomainError, InvalidJsonInputError, RequestEntityTooLargeError, UnsupportedMediaTypeError } from '../domain/errors';
-import { isJsonContentType } from '../domain/json-content-type';
+import { isJsonContentType, namesJsonMediaType } from '../domain/json-content-type';
 import { JSON_BODY_LIMIT_BYTES } from '../domain/limits';
 import { logger } from '../observability/logger';
 import type { ExtensionStore } from '../store/extension-store';
@@ -178,9 +178,20 @@ export class ExtensionService {
       ...(error instanceof ExtensionTargetRefusedError && error.detail ? { address: error.detail } : {}),
     });
     return new DomainError([
-      { code: 'ExtensionBadResponse', message: `The extension bound to '${call.action}' gave no usable answer: ${error.message}`, action: call.action },
+      { code: 'ExtensionBadResponse', message: `The extension bound to '${call.action}' gave no usable answer: ${answerReason(error)}`, action: call.action },
     ]);
   }
+}
+
+/**
+ * What the caller is told of a failure: what the answer lacked, but nothing of where the handler
+ * is or how its name resolves (the operator's hosts, functions and their errors are for the log,
+ * which has the whole reason).
+ */
+function answerReason(error: ExtensionCallError): string {
+  if (error instanceof ExtensionTargetRefusedError) return 'its target may not be called from the service.';
+  if (error instanceof ExtensionUnreachableError) return 'its target could not be reached.';
+  return error.message;
 }
 
 /** The POST body: none, or JSON sent as JSON (415 for another content type, 400 for broken JSON). */
@@ -201,7 +212,7 @@ function relayHttpAnswer(answer: RawAnswer): ExtensionAnswer {
     throw new ExtensionBadResponseError(`The extension answered a redirect (${answer.statusCode}); redirects are not followed.`);
   }
   if (!isExtensionAnswerStatus(answer.statusCode)) throw new ExtensionBadResponseError(`The extension answered status ${answer.statusCode}.`);
-  if (answer.contentType !== undefined && !isJsonContentType(answer.contentType)) {
+  if (answer.contentType !== undefined && !namesJsonMediaType(answer.contentType)) {
     throw new ExtensionBadResponseError(`The extension answered ${answer.contentType}, not JSON.`);
   }
   const text = answer.body.toString('utf8');

@@ -205,7 +205,10 @@ describe('extension actions (rows 14–16)', () => {
       const result = await call('GET', '/other/resource/namespace-action', { token: await tokenFor() });
       expect(result.status).toBe(502);
       expect(result.body.errors[0]).toMatchObject({ code: 'ExtensionBadResponse' });
-      expect(result.body.message).toContain('metadata');
+      // The caller learns that the target may not be called, not where it is (the log has that).
+      expect(result.body.message).toContain('may not be called');
+      expect(result.body.message).not.toContain('169.254');
+      expect(result.body.message).not.toContain('metadata');
     } finally {
       await bindings.delete('other', 'namespace-action');
     }

@@ -51,6 +51,19 @@ export async function sendHttp(call: OutgoingCall, options: HttpForwarderOptions
   // SNI and certificate checks use the host name; an IP literal has no server name.
   if (https && !isIP(target.hostname)) requestOptions.servername = target.hostname;
 
+  // The deadline holds the whole exchange, whatever the request's own events do (a 101 answer
+  // ends the socket with no 'response' and no 'error').
+  return untilAborted(exchange(https, requestOptions, call.body, options.maxResponseBytes, signal, timedOut), signal, timedOut);
+}
+
+function exchange(
+  https: boolean,
+  requestOptions: RequestOptions,
+  body: string | undefined,
+  maxResponseBytes: number,
+  signal: AbortSignal,
+  timedOut: () => Error,
+): Promise<RawAnswer> {
   return new Promise<RawAnswer>((resolve, reject) => {
     let settled = false;
     const fail = (error: Error) => {
@@ -59,8 +72,10 @@ export async function sendHttp(call: OutgoingCall, options: HttpForwarderOptions
       request.destroy();
       reject(signal.aborted ? timedOut() : error);
     };
+    let answered = false;
     const request = (https ? httpsRequest : httpRequest)(requestOptions, (response) => {
-      readAnswer(response, options.maxResponseBytes).then(
+      answered = true;
+      readAnswer(response, maxResponseBytes).then(
         (answer) => {
           if (settled) return;
           settled = true;
@@ -72,7 +87,16 @@ export async function sendHttp(call: OutgoingCall, options: HttpForwarderOptions
     request.on('error', (error: NodeJS.ErrnoException) =>
       fail(new ExtensionUnreachableError(`The extension could not be reached (${error.code ?? error.message}).`)),
     );
-    request.end(call.body);
+    // An answer that switches protocols is no answer: its socket is let go.
+    request.on('upgrade', (_response, socket) => {
+      socket.destroy();
+      fail(new ExtensionBadResponseError('The extension answered 101 Switching Protocols.'));
+    });
+    // Closed before any answer came, with no error of its own (an answer's own end is readAnswer's).
+    request.on('close', () => {
+      if (!answered) fail(new ExtensionUnreachableError('The extension closed the connection without an answer.'));
+    });
+    request.end(body);
   });
 }
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExtensionAction } from '../../../shared/domain/extensions/actions.js';
 import type { ExtensionBinding, JsonValue } from '../../../shared/domain/extensions/binding.js';
@@ -7,6 +8,7 @@ import { verifySignature } from '../../../shared/domain/extensions/signing.js';
 import { DomainError } from '../../../shared/domain/errors.js';
 import { toApiError } from '../../../shared/http/errors.js';
 import {
+  ExtensionBadResponseError,
   ExtensionTargetRefusedError,
   ExtensionTimeoutError,
   ExtensionUnreachableError,
@@ -133,6 +135,27 @@ describe('http forwarding', () => {
     );
   });
 
+  it('gives up on an answer that switches protocols (101), open or closed after it, instead of waiting past the deadline', async () => {
+    for (const keepOpen of [false, true]) {
+      const raw = createNetServer((socket) => {
+        socket.once('data', () => {
+          socket.write('HTTP/1.1 101 Switching Protocols\r\nupgrade: x\r\nconnection: upgrade\r\n\r\n');
+          if (!keepOpen) socket.end();
+        });
+      });
+      await new Promise<void>((done) => raw.listen(0, '127.0.0.1', done));
+      const rawPort = (raw.address() as { port: number }).port;
+      const started = Date.now();
+      try {
+        const sending = sendHttp({ url: new URL(`http://127.0.0.1:${rawPort}/ws`), method: 'GET', headers: {} }, options, AbortSignal.timeout(2000), 2000);
+        await expect(sending).rejects.toBeInstanceOf(ExtensionBadResponseError);
+        expect(Date.now() - started).toBeLessThan(1000);
+      } finally {
+        await new Promise((done) => raw.close(done));
+      }
+    }
+  });
+
   it('reports a closed port as unreachable', async () => {
     const closed = createServer();
     await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
@@ -240,6 +263,23 @@ describe('extension service', () => {
       const error = await refusal(service(true).call(call()));
       expect(error.statusCode).toBe(status);
       expect(error.body.errors[0]).toMatchObject({ code, action: 'namespace-action' });
+    }
+  });
+
+  it('reads an answer\'s media type as RFC 9110 allows (spaces around ";", an empty parameter), and only JSON as JSON', async () => {
+    await bind('namespace-action', { kind: 'http', url: `http://127.0.0.1:${port}/hook`, secret });
+    for (const [contentType, status] of [
+      ['application/json ; charset=utf-8', 200],
+      ['application/json;', 200],
+      ['Application/Vnd.Api+JSON', 200],
+      ['application/octet-stream; x=+json', 502],
+    ] as const) {
+      handle = (_request, _body, response) => response.writeHead(200, { 'content-type': contentType }).end('{"ok":true}');
+      const answer = await service(true).call(call()).then(
+        (relayed) => ({ statusCode: relayed.statusCode }),
+        (error: unknown) => ({ statusCode: toApiError(error as DomainError).statusCode }),
+      );
+      expect(answer.statusCode, contentType).toBe(status);
     }
   });
 
