@@ -43,7 +43,7 @@ const dataDir = await mkdtemp(join(tmpdir(), 'grs-bench-'));
 const client = { clientId: 'bench-client', clientSecret: 'bench-secret' };
 const project = 'bench';
 const stack = await startLocalStack({
-  port: 18_181,
+  port: Number(process.env.BENCH_PORT ?? 18_181),
   host: '127.0.0.1',
   dataDir,
   devClient: { ...client, projectKeys: [project, ...QUERY_AT_SCALE_SIZES.map(scaleProjectOf)] },
