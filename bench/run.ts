@@ -10,11 +10,13 @@ import { localOverhead } from './local-overhead';
 import { QUERY_AT_SCALE_SIZES, queryAtScale, scaleProjectOf } from './query-at-scale';
 import { printQueryAtScale } from './query-at-scale-table';
 import { throughput } from './throughput';
+import { writePerformanceDoc } from './write-performance-doc';
 
 /**
  * `npm run bench [-- part ...]`: starts the local stack on a fresh data directory and measures
  * every function's cold start (bundles), local overhead, throughput, the cost model and queries
- * at scale, or only the parts named; prints tables and writes bench/report.json, keeping the
+ * at scale, or only the parts named; prints tables and writes bench/report.json (and from it
+ * docs/performance.md, bench/write-performance-doc.ts), keeping the
  * parts of the previous report that this run did not measure. Figures are for this machine and
  * DynamoDB Local: they compare designs and catch regressions, they do not predict AWS latencies.
  */
@@ -98,7 +100,8 @@ try {
   for (const key of REPORT_KEYS) report[key] = measured[key] ?? previous[key];
   await writeFile(reportFile, `${JSON.stringify(report, null, 2)}\n`);
   printTables(report);
-  console.log('\nwritten to bench/report.json');
+  writePerformanceDoc();
+  console.log('\nwritten to bench/report.json and docs/performance.md');
 } finally {
   await stack.stop();
   await rm(dataDir, { recursive: true, force: true });
