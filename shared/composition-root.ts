@@ -1,9 +1,7 @@
 import { createDynamoDbClient } from './aws/clients';
 import { createKmsClient } from './aws/kms';
-import { AwsLambdaInvoker } from './aws/lambda';
-import { createS3Client } from './aws/s3';
-import { createPutObjectPresigner } from './aws/s3-presign';
-import { settingsFromEnvironment } from './aws/signed-requests';
+import { AwsLambdaInvoker, createLambdaClient } from './aws/lambda';
+import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
@@ -57,8 +55,9 @@ function once<T>(build: () => T): () => T {
 
 export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
-export const putObjectPresigner = /* @__PURE__ */ once(() => createPutObjectPresigner(settingsFromEnvironment('S3')));
-export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker());
+export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
+export const lambda = /* @__PURE__ */ once(createLambdaClient);
+export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker(lambda));
 
 // ---- Stores ----------------------------------------------------------------------------------
 
@@ -75,7 +74,7 @@ export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbU
 export const imageStorage = /* @__PURE__ */ once(
   (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket),
 );
-export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, putObjectPresigner));
+export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------
 

@@ -1,9 +1,10 @@
 /**
  * Stands in for `@smithy/core/event-streams` inside Lambda bundles (an esbuild alias set in
  * infra/bundling.ts). Event streams carry the answers of a few streaming operations (S3
- * SelectObjectContent, …) that no function here calls; the S3 client still wires the codec in
- * and the protocol layer imports it on demand, 19 KB in every bundle. A client keeps its configuration shape; an event stream, were
- * one ever asked for, fails loudly instead of being decoded.
+ * SelectObjectContent, Lambda InvokeWithResponseStream, …) that no function here calls; the S3
+ * and Lambda clients still wire the codec in and the protocol layer imports it on demand, 19 KB
+ * in every bundle. A client keeps its configuration shape; an event stream, were one ever asked
+ * for, fails loudly instead of being decoded.
  */
 const notBundled = (): never => {
   throw new Error('Event streams are not bundled into this Lambda function (infra/sdk-stand-ins/event-streams.ts)');

@@ -1,6 +1,6 @@
 /**
  * How long one attempt of an AWS call may take, for every client the service creates (DynamoDB,
- * S3, KMS). The SDK's own defaults never give up on a connection and wait 300 s on a silent one
+ * S3, KMS, Lambda). The SDK's own defaults never give up on a connection and wait 300 s on a silent one
  * (DynamoDB's socket default), far past the functions' 10 s: a black-holed connection would end in
  * a Lambda timeout. With these an attempt fails with TimeoutError, which the SDK retries (DynamoDB:
  * 4 attempts, ≈ 8 s at worst) and the stores then answer 503 `OverCapacity`, like a throttled call.

@@ -1,4 +1,4 @@
-import { S3Client } from '@aws-sdk/client-s3';
+import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { REQUEST_HANDLER } from './request-timeouts';
 import { withoutSdkLogging } from './sdk-logging';
 
@@ -11,4 +11,13 @@ const local = () => Boolean(process.env.AWS_ENDPOINT_URL_S3);
  */
 export function createS3Client(): S3Client {
   return withoutSdkLogging(new S3Client({ requestHandler: REQUEST_HANDLER, ...(local() ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' } : {}) }));
+}
+
+/**
+ * The client that presigns upload URLs (it sends nothing). It never adds checksums: by default the
+ * SDK would sign the CRC32 of the empty body it presigns into the URL, and S3 would then refuse
+ * every real upload. `config` is for tests (region, credentials).
+ */
+export function createPresigningS3Client(config: S3ClientConfig = {}): S3Client {
+  return withoutSdkLogging(new S3Client({ ...(local() ? { forcePathStyle: true } : {}), requestChecksumCalculation: 'WHEN_REQUIRED', ...config }));
 }

@@ -18,7 +18,7 @@ export interface ParameterSpec {
   required?: boolean;
   min?: number;
   max?: number;
-  /** For `json` values: the shape the parsed value must have (a schema of the document, as JSON Schema). */
+  /** For `json` values: the shape the parsed value must have (a schema of the document). */
   shape?: NamedShape;
   description?: string;
 }

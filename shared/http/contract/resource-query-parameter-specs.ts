@@ -4,7 +4,7 @@ import { PAGED_QUERY } from './query-parameter-specs';
 /**
  * The declared parameters rows 1 and 5 share (paging and the interface's typed parameters),
  * checked by type: they do not narrow the result. Row 1 adds `unionParameter`, whose JSON form is
- * checked against a JSON Schema (functions/query-resources/endpoint.ts, contract/parameter-shapes.ts);
+ * checked against the interface's ObjectTestType (functions/query-resources/endpoint.ts, contract/parameter-shapes.ts);
  * row 5 does not declare it.
  */
 export const RESOURCE_QUERY = {

@@ -1,10 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { S3Client } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/aws/clients';
 import { createKmsClient } from '../../../shared/aws/kms';
-import { createS3Client } from '../../../shared/aws/s3';
+import { createLambdaClient } from '../../../shared/aws/lambda';
+import { createPresigningS3Client, createS3Client } from '../../../shared/aws/s3';
 import { SDK_LOGGER_MIDDLEWARE } from '../../../shared/aws/sdk-logging';
 
 interface WithStack {
@@ -14,7 +16,7 @@ const middlewares = (client: WithStack) => client.middlewareStack.identify().map
 
 describe('SDK clients the service creates log nothing, so they skip the SDK log entry', () => {
   it('the SDK still names its logger middleware as the service removes it (a renamed one would be kept silently)', () => {
-    for (const client of [new DynamoDBClient({}), new S3Client({}), new KMSClient({})]) {
+    for (const client of [new DynamoDBClient({}), new S3Client({}), new KMSClient({}), new LambdaClient({})]) {
       expect(middlewares(client)).toContain(SDK_LOGGER_MIDDLEWARE);
     }
   });
@@ -23,6 +25,8 @@ describe('SDK clients the service creates log nothing, so they skip the SDK log 
     const clients: Record<string, WithStack> = {
       dynamoDb: createDynamoDbClient(),
       s3: createS3Client(),
+      s3ForPresigning: createPresigningS3Client(),
+      lambda: createLambdaClient(),
       kms: createKmsClient(),
     };
     for (const [name, client] of Object.entries(clients)) {

@@ -8,7 +8,7 @@ import type { VariantStore } from '../../../shared/store/variant-store';
 
 /** In-memory doubles of the image stores, recording what happened to them. */
 
-/** Upload URLs that say what they were signed for (the real signer is held to the SDK's in test/unit/aws/s3-presign.test.ts). */
+/** Upload URLs that say what they were signed for (the real signer: test/unit/images/pending-upload-signer.test.ts). */
 export const fakeSigner: PendingUploadSigner = {
   async presignPut(key: string, contentType: string, size: number, expiresInSeconds: number): Promise<PresignedPut> {
     return { url: `https://uploads.example/${key}?X-Amz-Expires=${expiresInSeconds}`, headers: { 'content-type': contentType, 'content-length': String(size) } };
