@@ -5,6 +5,7 @@
  * The error middleware renders the result; anything unknown is a 500 `General` without internals.
  */
 import { OAuthError } from '../auth/oauth-error';
+import { BrakedError } from '../domain/auth/brute-force-brake';
 import type { ErrorBody, ErrorObject } from './contract/error-schemas';
 import {
   DomainError,
@@ -60,6 +61,7 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
   if (error instanceof StoreUnavailableError) return overCapacity();
+  if (error instanceof BrakedError) return braked(error.message, error.retryAfterSeconds);
   if (error instanceof OAuthError) return oauthError(error.error === 'invalid_client' ? 401 : 400, error.error, error.description);
   return general();
 }
@@ -115,6 +117,10 @@ export const overCapacity = () =>
   new ApiError(503, [{ code: 'OverCapacity', message: 'The service is over capacity. Please retry later.' }], {}, {
     'Retry-After': '1',
   });
+
+/** A source braked by client authentication's brute-force brake, until its window ends. */
+export const braked = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, [{ code: 'TooManyRequests', message }], {}, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
 /** RFC 6749 §5.2 errors, in the commercetools shape plus the OAuth fields clients look for. */
 export const oauthError = (statusCode: 400 | 401, error: string, description: string) =>

@@ -113,9 +113,10 @@ export const errorResponses = {
   TooManyRequests: {
     status: 429,
     description:
-      'API Gateway throttles the API (every route, and the OAuth routes more strictly) and answers 429 itself, with its own body `{"message": "Too Many Requests"}` and no `Retry-After`: retry with exponential backoff.',
-    schema: 'Throttled',
+      'API Gateway throttles the API (every route, and the OAuth routes more strictly) and answers 429 itself, with its own body `{"message": "Too Many Requests"}` and no `Retry-After`: retry with exponential backoff. The OAuth routes also answer 429 `TooManyRequests`, with `Retry-After`, to every attempt of a client from an address that failed to authenticate as it 10 times in 15 minutes.',
+    schema: 'GatewayOrErrorResponse',
     example: { message: 'Too Many Requests' },
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying (the brute-force brake only).', schema: { type: 'integer' } } },
   },
   InternalServerError: {
     status: 500,
