@@ -12,6 +12,7 @@ import {
   InvalidInputError,
   InvalidJsonInputError,
   InvalidOperationError,
+  NoAnswerError,
   RequestEntityTooLargeError,
   StoreUnavailableError,
   UnsupportedMediaTypeError,
@@ -55,12 +56,13 @@ export function fromDomainError(error: DomainError): ApiError {
   return new ApiError(conflict ? 409 : (STATUS_OF_CODE[error.code] ?? 400), error.errors);
 }
 
-/** The HTTP answer to any failure; the error middleware renders it. */
-export function toApiError(error: unknown): ApiError {
+/** The HTTP answer to any failure of a request of `method`; the error middleware renders it. */
+export function toApiError(error: unknown, method = 'GET'): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
   if (error instanceof StoreUnavailableError) return overCapacity();
+  if (error instanceof NoAnswerError) return serviceUnavailable(method);
   if (error instanceof BrakedError) return braked(error.message, error.retryAfterSeconds);
   if (error instanceof OAuthError) return oauthError(error.error === 'invalid_client' ? 401 : 400, error.error, error.description);
   return general();
@@ -117,6 +119,35 @@ export const overCapacity = () =>
   new ApiError(503, [{ code: 'OverCapacity', message: 'The service is over capacity. Please retry later.' }], {}, {
     'Retry-After': '1',
   });
+
+/**
+ * No answer in time (a store silent or unreachable, or the request's deadline passed). A read is
+ * simply retried; a write may or may not have been applied, and the message says how to find out.
+ */
+export const serviceUnavailable = (method: string) =>
+  new ApiError(
+    503,
+    [
+      {
+        code: 'ServiceUnavailable',
+        message:
+          method === 'GET' || method === 'HEAD'
+            ? 'The service did not answer in time. Please retry.'
+            : 'The service did not answer in time, so whether the change was made is unknown: read the resource by id or key to find out, or retry with the same Idempotency-Key.',
+      },
+    ],
+    {},
+    { 'Retry-After': '1' },
+  );
+
+/** The authorizer could not read the token's client (revocation undecided): its verdict is cached for `retryAfterSeconds` more. */
+export const revocationUndecided = (retryAfterSeconds: number) =>
+  new ApiError(
+    503,
+    [{ code: 'ServiceUnavailable', message: 'The access token could not be checked against its client. Please retry after the Retry-After seconds, or with a new token.' }],
+    {},
+    { 'Retry-After': String(Math.max(1, retryAfterSeconds)) },
+  );
 
 /** A source braked by client authentication's brute-force brake, until its window ends. */
 export const braked = (message: string, retryAfterSeconds: number) =>

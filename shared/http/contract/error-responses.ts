@@ -136,7 +136,8 @@ export const errorResponses = {
   },
   ServiceUnavailable: {
     status: 503,
-    description: '`OverCapacity`: the store is throttling; retry after the `Retry-After` seconds.',
+    description:
+      '`OverCapacity`: the store is throttling, nothing was done; `ServiceUnavailable`: no answer in time (the store silent, or the request\'s deadline passed), so a write may or may not have been applied — read the resource by id or key, or retry with the same `Idempotency-Key`. Either way, retry after the `Retry-After` seconds.',
     schema: 'ErrorResponse',
     example: overCapacity().body,
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
