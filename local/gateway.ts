@@ -9,7 +9,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_IDENTITY_HEADER } from '../shared/auth/authorizer-settings';
-import { FUNCTION_TIMEOUT_SECONDS } from '../shared/aws/request-timeouts';
+import { FUNCTION_TIMEOUT_SECONDS } from '../shared/aws/deadline';
 import type { AuthorizerContext } from '../shared/auth/principal';
 import { ApiError, general, invalidInput, invalidToken, methodNotAllowed, notFoundRoute, requestEntityTooLarge } from '../shared/http/errors';
 import type { EndpointDeclaration } from '../shared/http/declaration';

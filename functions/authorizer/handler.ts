@@ -4,7 +4,7 @@ import { clientStore, publishedKeysVerifier } from '../../shared/composition-roo
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { VerificationKeysUnavailableError } from '../../shared/auth/token-verifier';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
-import { withDeadline } from '../../shared/aws/request-timeouts';
+import { withDeadline } from '../../shared/aws/deadline';
 import { epochSeconds } from '../../shared/domain/auth/brute-force-brake';
 import { NoAnswerError, StoreUnavailableError } from '../../shared/domain/errors';
 import { logger } from '../../shared/observability/logger';

@@ -3,7 +3,7 @@ import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLev
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { functionEntry, lambdaBundling, lambdaEsbuildArgs, projectRoot } from '../bundling';
 import { copyBesideBundle } from '../files-beside-bundle';
-import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/aws/request-timeouts';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/aws/deadline';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { principalFrom } from '../auth/principal';
-import { withDeadline } from '../aws/request-timeouts';
+import { withDeadline } from '../aws/deadline';
 import { InvalidInputError } from '../domain/errors';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, EndpointDeclarationError, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';

@@ -6,7 +6,8 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/aws/clients';
 import { createKmsClient } from '../../../shared/aws/kms';
-import { DEADLINE_MARGIN_MS, REQUEST_HANDLER, withDeadline } from '../../../shared/aws/request-timeouts';
+import { DEADLINE_MARGIN_MS, withDeadline } from '../../../shared/aws/deadline';
+import { REQUEST_HANDLER } from '../../../shared/aws/request-timeouts';
 import { NoAnswerError } from '../../../shared/domain/errors';
 import { createS3Client } from '../../../shared/aws/s3';
 
