@@ -120,34 +120,20 @@ export const overCapacity = () =>
     'Retry-After': '1',
   });
 
-/**
- * No answer in time (a store silent or unreachable, or the request's deadline passed). A read is
- * simply retried; a write may or may not have been applied, and the message says how to find out.
- */
+const unavailable = (message: string, retryAfterSeconds = 1) =>
+  new ApiError(503, [{ code: 'ServiceUnavailable', message }], {}, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
+
+/** No answer in time (the store silent, or the deadline passed): a write's outcome is unknown, and the message says how to learn it. */
 export const serviceUnavailable = (method: string) =>
-  new ApiError(
-    503,
-    [
-      {
-        code: 'ServiceUnavailable',
-        message:
-          method === 'GET' || method === 'HEAD'
-            ? 'The service did not answer in time. Please retry.'
-            : 'The service did not answer in time, so whether the change was made is unknown: read the resource by id or key to find out, or retry with the same Idempotency-Key.',
-      },
-    ],
-    {},
-    { 'Retry-After': '1' },
+  unavailable(
+    method === 'GET' || method === 'HEAD'
+      ? 'The service did not answer in time. Please retry.'
+      : 'The service did not answer in time, so whether the change was made is unknown: read the resource by id or key to find out, or retry with the same Idempotency-Key.',
   );
 
 /** The authorizer could not read the token's client (revocation undecided): its verdict is cached for `retryAfterSeconds` more. */
 export const revocationUndecided = (retryAfterSeconds: number) =>
-  new ApiError(
-    503,
-    [{ code: 'ServiceUnavailable', message: 'The access token could not be checked against its client. Please retry after the Retry-After seconds, or with a new token.' }],
-    {},
-    { 'Retry-After': String(Math.max(1, retryAfterSeconds)) },
-  );
+  unavailable('The access token could not be checked against its client. Please retry after the Retry-After seconds, or with a new token.', retryAfterSeconds);
 
 /** A source braked by client authentication's brute-force brake, until its window ends. */
 export const braked = (message: string, retryAfterSeconds: number) =>
