@@ -9,6 +9,7 @@ import type {
   Context,
 } from 'aws-lambda';
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_IDENTITY_HEADER } from '../shared/auth/authorizer-settings';
+import { FUNCTION_TIMEOUT_SECONDS } from '../shared/aws/deadline';
 import type { AuthorizerContext } from '../shared/auth/principal';
 import { ApiError, general, invalidInput, invalidToken, methodNotAllowed, notFoundRoute, requestEntityTooLarge } from '../shared/http/errors';
 import type { EndpointDeclaration } from '../shared/http/declaration';
@@ -414,7 +415,7 @@ function send(response: ServerResponse, method: string, result: APIGatewayProxyS
 const nothing = () => undefined;
 
 function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + 29_000;
+  const deadline = Date.now() + FUNCTION_TIMEOUT_SECONDS * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,

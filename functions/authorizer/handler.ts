@@ -1,9 +1,12 @@
-import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
-import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
+import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult, Context } from 'aws-lambda';
+import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 import { clientStore, publishedKeysVerifier } from '../../shared/composition-root';
 import type { AuthorizerContext } from '../../shared/auth/principal';
 import { VerificationKeysUnavailableError } from '../../shared/auth/token-verifier';
 import { MAX_TOKEN_LENGTH } from '../../shared/auth/tokens';
+import { withDeadline } from '../../shared/aws/deadline';
+import { epochSeconds } from '../../shared/domain/auth/brute-force-brake';
+import { NoAnswerError, StoreUnavailableError } from '../../shared/domain/errors';
 import { logger } from '../../shared/observability/logger';
 
 /**
@@ -13,14 +16,26 @@ import { logger } from '../../shared/observability/logger';
  * and the function checks the route's scopes against the path's project (see authorize.ts).
  * The verdict depends on the token alone, so API Gateway may cache it per Authorization header;
  * a revoked client's tokens stop working within that cache's lifetime (300 s), because each
- * uncached verdict reads the client.
+ * uncached verdict reads the client. When the client cannot be read (DynamoDB throttled, silent or
+ * away, within the invocation's deadline), revocation is undecided: the verdict says so, with the
+ * time it leaves API Gateway's cache, and the function answers 503 with Retry-After until then
+ * (authorize.ts); a forged token is refused before that read.
  */
 export async function handler(
   event: APIGatewayRequestAuthorizerEventV2,
+  lambda: Partial<Context> = {},
 ): Promise<APIGatewaySimpleAuthorizerWithContextResult<AuthorizerContext>> {
-  const context = await verdict(event.headers?.authorization);
+  const context = await withDeadline(lambda, () => verdict(event.headers?.authorization)).catch(undecided);
   if (context.authenticated === 'false') logRefusal(event, context.reason);
   return { isAuthorized: true, context };
+}
+
+function undecided(error: unknown): AuthorizerContext {
+  // No verdict when the keys could not be read: a failed invocation is not cached (token-verifier.ts).
+  if (error instanceof VerificationKeysUnavailableError) throw error;
+  if (!(error instanceof StoreUnavailableError || error instanceof NoAnswerError)) throw error;
+  logger.error('revocation undecided: the client could not be read', { error: error as Error });
+  return { authenticated: 'unknown', retryAt: String(epochSeconds() + AUTHORIZER_CACHE_TTL_SECONDS) };
 }
 
 /**
@@ -40,7 +55,6 @@ async function verdict(authorization: string | undefined): Promise<AuthorizerCon
   try {
     claims = await publishedKeysVerifier()(token);
   } catch (error) {
-    // No verdict when the keys could not be read: a failed invocation is not cached (token-verifier.ts).
     if (error instanceof VerificationKeysUnavailableError) throw error;
     return refused('The access token is invalid or expired.');
   }

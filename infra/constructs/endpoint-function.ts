@@ -3,6 +3,7 @@ import { ApplicationLogLevel, Architecture, LoggingFormat, Runtime, SystemLogLev
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { functionEntry, lambdaBundling, lambdaEsbuildArgs, projectRoot } from '../bundling';
 import { copyBesideBundle } from '../files-beside-bundle';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/aws/deadline';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -31,7 +32,7 @@ export class EndpointFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
-      timeout: Duration.seconds(10),
+      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       loggingFormat: LoggingFormat.JSON,
       // Log ingestion is paid per byte on every request: the platform's START/END/REPORT lines
       // are dropped (duration and errors are in the Lambda metrics) and the code logs at INFO —

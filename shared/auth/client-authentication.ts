@@ -1,22 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { logger } from '../observability/logger';
 import type { ApiClient, ClientStore } from '../store/client-store';
-import { attemptWindow, brakeSource, epochSeconds } from '../domain/auth/brute-force-brake';
-import { DECOY_HASH, decoyLike, isClientId, verifySecret } from './client-secrets';
+import { attemptWindow, brakeSource, BrakedError, epochSeconds } from '../domain/auth/brute-force-brake';
+import { DECOY_HASH, isClientId, verifySecret } from './client-secrets';
 import { OAuthError } from './oauth-error';
 
 /**
  * Client authentication of the OAuth endpoints (token and introspection): HTTP Basic
- * (RFC 6749 §2.3.1), the secret checked against its stored hash (client-secrets.ts), and the
- * brute-force brake (domain/auth/brute-force-brake.ts): an attempt of an existing client is
- * reserved for its source address before the secret is checked, and given back when the secret
- * is right.
+ * (RFC 6749 §2.3.1), the secret checked against its stored hash (client-secrets.ts), then the
+ * brute-force brake (domain/auth/brute-force-brake.ts): a wrong secret is counted for its source
+ * address, a right one only reads the count.
  *
- * Every refusal is the same 401 invalid_client — unknown client, wrong secret, revoked, braked —
- * and takes the same time (one hash check; against a decoy of the same scheme when there is
- * nothing to compare), so an answer tells neither which secrets are close nor whether the brake
- * holds. Round trips: one GetItem and one UpdateItem (the reservation); a right secret adds one
- * UpdateItem (the release).
+ * Refusals are 401 invalid_client — unknown client, wrong secret, revoked — after one hash check
+ * each (against a decoy when there is nothing to compare), so an answer does not tell which
+ * secrets are close; a braked source gets 429 with Retry-After for any secret. Round trips: one
+ * GetItem, then one GetItem (a right secret) or one UpdateItem (a wrong one).
  */
 export async function authenticateClient(
   authorization: string | undefined,
@@ -27,22 +25,19 @@ export async function authenticateClient(
   const credentials = basicCredentials(authorization);
   // An id no client can have is unknown without asking the store (which may refuse it outright).
   const client = isClientId(credentials.clientId) ? await store.get(credentials.clientId) : undefined;
-  if (!client) {
-    await verifySecret(credentials.secret, DECOY_HASH); // unknown ids: nothing to brake, nothing written
-    throw refused();
-  }
+  const right = await verifySecret(credentials.secret, client?.secretHash ?? DECOY_HASH);
+  if (!client) throw refused(); // unknown ids: nothing to brake, nothing written
 
   const source = brakeSource(sourceIp);
   const window = attemptWindow(now);
-  const attemptId = randomBytes(9).toString('base64url');
-  if (!(await store.reserveAttempt(client.clientId, source, window, attemptId))) {
-    await verifySecret(credentials.secret, decoyLike(client.secretHash)); // same time as a real check; the secret is not looked at
+  const admitted = right
+    ? (await store.failuresIn(client.clientId, source, window)) < window.maxAttempts
+    : await store.countFailure(client.clientId, source, window, randomBytes(9).toString('base64url'));
+  if (!admitted) {
     logger.warn('client braked for this source', { client_id: client.clientId, source, until: window.endsAt });
-    throw refused();
+    throw new BrakedError(window.endsAt - now);
   }
-  if (!(await verifySecret(credentials.secret, client.secretHash))) throw refused(); // the reservation stays: a failure
-  await store.releaseAttempt(client.clientId, source, window, attemptId);
-  if (client.revokedAt) throw refused();
+  if (!right || client.revokedAt) throw refused();
   return client;
 }
 

@@ -87,12 +87,3 @@ async function verifyScrypt(secret: string, stored: string): Promise<boolean> {
 
 /** A hash to compare against when the client does not exist, so both paths take equal time. */
 export const DECOY_HASH = 'hmac-sha256$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
-const LEGACY_DECOY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
-/**
- * A decoy of the same scheme as a client's record: a braked attempt of a client with an older
- * scrypt record takes as long as a checked one, so the time of the answer does not tell that the
- * brake holds.
- */
-export const decoyLike = (stored: string): string => (stored.startsWith(`${LEGACY_SCHEME}$`) ? LEGACY_DECOY_HASH : DECOY_HASH);

@@ -6,7 +6,9 @@
  */
 export type AuthorizerContext =
   | { authenticated: 'true'; clientId: string; scope: string; expiresAt: string }
-  | { authenticated: 'false'; reason: string };
+  | { authenticated: 'false'; reason: string }
+  /** A genuine token whose client could not be read (revocation undecided) until `retryAt` (epoch seconds), when this verdict leaves the cache. */
+  | { authenticated: 'unknown'; retryAt: string };
 
 export interface Principal {
   clientId: string;

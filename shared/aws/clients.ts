@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { REQUEST_HANDLER } from './request-timeouts';
+import { requestHandler } from './request-timeouts';
 import { withoutSdkLogging } from './sdk-logging';
 
 /**
@@ -16,7 +16,7 @@ export const unmarshallOptions = { wrapNumbers: (value: string) => Number(value)
  * DynamoDB Local).
  */
 export function createDynamoDbClient(): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(withoutSdkLogging(new DynamoDBClient({ requestHandler: REQUEST_HANDLER })), {
+  return DynamoDBDocumentClient.from(withoutSdkLogging(new DynamoDBClient({ requestHandler: requestHandler() })), {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false, allowImpreciseNumbers: true },
     unmarshallOptions: { ...unmarshallOptions }, // the document client writes into the options it gets
   });

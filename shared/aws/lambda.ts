@@ -1,5 +1,5 @@
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { REQUEST_HANDLER } from './request-timeouts';
+import { requestHandler } from './request-timeouts';
 import { withoutSdkLogging } from './sdk-logging';
 
 /**
@@ -8,7 +8,7 @@ import { withoutSdkLogging } from './sdk-logging';
  * settings (`AWS_ENDPOINT_URL_LAMBDA`).
  */
 export function createLambdaClient(): LambdaClient {
-  return withoutSdkLogging(new LambdaClient({ requestHandler: REQUEST_HANDLER }));
+  return withoutSdkLogging(new LambdaClient({ requestHandler: requestHandler() }));
 }
 
 /**

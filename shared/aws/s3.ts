@@ -1,5 +1,5 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { REQUEST_HANDLER } from './request-timeouts';
+import { requestHandler } from './request-timeouts';
 import { withoutSdkLogging } from './sdk-logging';
 
 const local = () => Boolean(process.env.AWS_ENDPOINT_URL_S3);
@@ -10,7 +10,7 @@ const local = () => Boolean(process.env.AWS_ENDPOINT_URL_S3);
  * path and sends checksums only when required, so uploads are stored without aws-chunked framing.
  */
 export function createS3Client(): S3Client {
-  return withoutSdkLogging(new S3Client({ requestHandler: REQUEST_HANDLER, ...(local() ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' } : {}) }));
+  return withoutSdkLogging(new S3Client({ requestHandler: requestHandler(), ...(local() ? { forcePathStyle: true, requestChecksumCalculation: 'WHEN_REQUIRED' } : {}) }));
 }
 
 /**

@@ -140,11 +140,23 @@ export class QueryTimedOutError extends DomainError {
 }
 
 /**
- * The store port could not answer (throttled, or its engine failed): retryable, and no refusal of
- * the request itself, so no DomainError. The HTTP layer answers it as 503 OverCapacity.
+ * The store port refused to work now (throttled, or its engine failed): retryable, nothing was
+ * done, and no refusal of the request itself, so no DomainError. The HTTP layer answers it as
+ * 503 OverCapacity.
  */
 export class StoreUnavailableError extends Error {
   constructor(cause?: unknown) {
     super('store unavailable', { cause });
+  }
+}
+
+/**
+ * No answer in time: a store that could not be reached or did not answer, or the request's
+ * deadline passed. A write may or may not have been applied. The HTTP layer answers it as 503
+ * ServiceUnavailable, saying so for writes.
+ */
+export class NoAnswerError extends Error {
+  constructor(cause?: unknown) {
+    super('no answer in time', { cause });
   }
 }

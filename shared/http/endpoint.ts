@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { principalFrom } from '../auth/principal';
+import { withDeadline } from '../aws/deadline';
 import { InvalidInputError } from '../domain/errors';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, EndpointDeclarationError, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
@@ -53,7 +54,8 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     .use(authorize(routeOf));
   for (const middleware of body?.() ?? []) lambda.use(middleware);
 
-  return lambda.handler(async (event) => {
+  // One deadline for the whole invocation, below the function's timeout (request-timeouts.ts).
+  return lambda.handler((event, context) => withDeadline(context, async () => {
     const route = routeOf(event);
     const query = queryOf(event, route);
     const response = await handle({
@@ -70,7 +72,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
       sourceIp: event.requestContext.http.sourceIp,
     });
     return fitForLambda(render(response, event.requestContext.http.method), event.headers['accept-encoding']);
-  });
+  }));
 }
 
 /** The request's query parameters, checked against the route's; the OAuth routes refuse in RFC 6749's shape. */

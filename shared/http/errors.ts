@@ -5,12 +5,14 @@
  * The error middleware renders the result; anything unknown is a 500 `General` without internals.
  */
 import { OAuthError } from '../auth/oauth-error';
+import { BrakedError } from '../domain/auth/brute-force-brake';
 import type { ErrorBody, ErrorObject } from './contract/error-schemas';
 import {
   DomainError,
   InvalidInputError,
   InvalidJsonInputError,
   InvalidOperationError,
+  NoAnswerError,
   RequestEntityTooLargeError,
   StoreUnavailableError,
   UnsupportedMediaTypeError,
@@ -54,12 +56,14 @@ export function fromDomainError(error: DomainError): ApiError {
   return new ApiError(conflict ? 409 : (STATUS_OF_CODE[error.code] ?? 400), error.errors);
 }
 
-/** The HTTP answer to any failure; the error middleware renders it. */
-export function toApiError(error: unknown): ApiError {
+/** The HTTP answer to any failure of a request of `method`; the error middleware renders it. */
+export function toApiError(error: unknown, method = 'GET'): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
   if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
   if (error instanceof StoreUnavailableError) return overCapacity();
+  if (error instanceof NoAnswerError) return serviceUnavailable(method);
+  if (error instanceof BrakedError) return braked(error.message, error.retryAfterSeconds);
   if (error instanceof OAuthError) return oauthError(error.error === 'invalid_client' ? 401 : 400, error.error, error.description);
   return general();
 }
@@ -115,6 +119,25 @@ export const overCapacity = () =>
   new ApiError(503, [{ code: 'OverCapacity', message: 'The service is over capacity. Please retry later.' }], {}, {
     'Retry-After': '1',
   });
+
+const unavailable = (message: string, retryAfterSeconds = 1) =>
+  new ApiError(503, [{ code: 'ServiceUnavailable', message }], {}, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
+
+/** No answer in time (the store silent, or the deadline passed): a write's outcome is unknown, and the message says how to learn it. */
+export const serviceUnavailable = (method: string) =>
+  unavailable(
+    method === 'GET' || method === 'HEAD'
+      ? 'The service did not answer in time. Please retry.'
+      : 'The service did not answer in time, so whether the change was made is unknown: read the resource by id or key to find out, or retry with the same Idempotency-Key.',
+  );
+
+/** The authorizer could not read the token's client (revocation undecided): its verdict is cached for `retryAfterSeconds` more. */
+export const revocationUndecided = (retryAfterSeconds: number) =>
+  unavailable('The access token could not be checked against its client. Please retry after the Retry-After seconds, or with a new token.', retryAfterSeconds);
+
+/** A source braked by client authentication's brute-force brake, until its window ends. */
+export const braked = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, [{ code: 'TooManyRequests', message }], {}, { 'Retry-After': String(Math.max(1, retryAfterSeconds)) });
 
 /** RFC 6749 §5.2 errors, in the commercetools shape plus the OAuth fields clients look for. */
 export const oauthError = (statusCode: 400 | 401, error: string, description: string) =>

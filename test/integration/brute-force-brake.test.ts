@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ApiAnswer } from './api-client';
 import { BRAKE, attemptWindow, epochSeconds } from '../../shared/domain/auth/brute-force-brake';
 import {
   attemptsCounted,
@@ -13,7 +14,8 @@ import {
 
 /**
  * The brute-force brake of client authentication, against the local stack: at most 10
- * unsuccessful attempts per client AND source address in a 15-minute window. Strangers call from
+ * unsuccessful attempts per client AND source address in a 15-minute window; then every attempt
+ * from that source, right or wrong, is answered 429 with Retry-After until the window ends. Strangers call from
  * other loopback addresses (127.0.0.x): the local gateway passes the socket's address on as
  * requestContext.http.sourceIp, as API Gateway does. Each test uses its own client.
  */
@@ -26,6 +28,15 @@ async function failTimes(source: string, client: TestClient, times: number) {
   for (let attempt = 0; attempt < times; attempt++) expect((await wrongFrom(source, client)).status).toBe(401);
 }
 
+/** 429 TooManyRequests with the seconds left in the window: what a braked source gets, for any secret. */
+function expectBraked(answer: ApiAnswer) {
+  expect(answer.status).toBe(429);
+  expect(answer.body.errors[0].code).toBe('TooManyRequests');
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(BRAKE.windowSeconds);
+}
+
 const INVALID_CLIENT = {
   statusCode: 401,
   message: 'Client authentication failed.',
@@ -35,20 +46,19 @@ const INVALID_CLIENT = {
 };
 
 describe('brute-force brake on POST /oauth/token', () => {
-  it('no stranger locks out the owner: 20 wrong secrets from 127.0.0.2, then the right one from 127.0.0.1 → 200', async () => {
+  it('no stranger locks out the owner: 20 wrong secrets from 127.0.0.2 (10 told wrong, 10 braked), then the right one from 127.0.0.1 → 200', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
-    await failTimes('127.0.0.2', client, 20);
-    // The stranger's source is braked: even the right secret gets the same 401 from there.
-    const braked = await rightFrom('127.0.0.2', client);
-    expect(braked.status).toBe(401);
-    expect(braked.body).toEqual(INVALID_CLIENT);
+    await failTimes('127.0.0.2', client, BRAKE.maxAttempts);
+    // The stranger's source is braked: the right secret gets the same 429 there as a wrong one, never 401.
+    for (let attempt = 0; attempt < 10; attempt++) expectBraked(await wrongFrom('127.0.0.2', client));
+    expectBraked(await rightFrom('127.0.0.2', client));
     expect(await attemptsCounted(client.clientId, '127.0.0.2')).toBe(BRAKE.maxAttempts); // refusals while braked are not counted
     // The owner, from its own address, gets its token.
     expect((await requestToken(basic(client.clientId, client.secret))).status).toBe(200);
     expect((await rightFrom('127.0.0.3', client)).status).toBe(200);
   });
 
-  it('below the limit the right secret works from the same source, and gives its attempt back', async () => {
+  it('below the limit the right secret works from the same source, and counts nothing', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
     await failTimes('127.0.0.4', client, BRAKE.maxAttempts - 1);
     expect(await attemptsCounted(client.clientId, '127.0.0.4')).toBe(BRAKE.maxAttempts - 1);
@@ -59,21 +69,28 @@ describe('brute-force brake on POST /oauth/token', () => {
     expect(await attemptsCounted(client.clientId, '127.0.0.5')).toBe(0);
   });
 
-  it('the brake is atomic: of 60 parallel attempts (the right secret last) at most the limit get their secret checked', async () => {
+  it('the brake is atomic: of 60 parallel attempts (the right secret last) at most the limit are told wrong, the rest braked', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
     const attempts = Array.from({ length: 60 }, (_, index) => (index === 59 ? rightFrom('127.0.0.6', client) : wrongFrom('127.0.0.6', client)));
     const answers = await Promise.all(attempts);
-    expect(answers.filter((answer) => answer.status !== 401).length).toBeLessThanOrEqual(1);
-    // Each checked wrong secret holds one reservation; the conditional increment never passes the limit.
-    // The right secret, if it got a reservation, gave it back: when that came after the last wrong
-    // reservation the count rests one below the limit, and the source has exactly one check left.
-    const counted = await attemptsCounted(client.clientId, '127.0.0.6');
-    expect(counted).toBeLessThanOrEqual(BRAKE.maxAttempts);
-    expect(counted).toBeGreaterThanOrEqual(BRAKE.maxAttempts - 1);
-    if (counted < BRAKE.maxAttempts) expect((await wrongFrom('127.0.0.6', client)).status).toBe(401);
-    expect(await attemptsCounted(client.clientId, '127.0.0.6')).toBe(BRAKE.maxAttempts);
-    expect((await rightFrom('127.0.0.6', client)).status).toBe(401);
+    const toldWrong = answers.filter((answer) => answer.status === 401);
+    expect(toldWrong.length).toBeLessThanOrEqual(BRAKE.maxAttempts);
+    for (const answer of toldWrong) expect(answer.body).toEqual(INVALID_CLIENT);
+    // Each failure told wrong is counted; the conditional increment never passes the limit.
+    expect(await attemptsCounted(client.clientId, '127.0.0.6')).toBe(toldWrong.length);
+    // The right secret got its token, or was braked like the rest: never 401.
+    expect([200, 429]).toContain(answers[59]!.status);
+    for (const answer of answers.slice(0, 59).filter((answer) => answer.status !== 401)) expectBraked(answer);
+    await failTimes('127.0.0.6', client, BRAKE.maxAttempts - toldWrong.length);
+    expectBraked(await rightFrom('127.0.0.6', client));
     expect((await requestToken(basic(client.clientId, client.secret))).status).toBe(200);
+  });
+
+  it('30 parallel requests with the right secret from one address all get tokens', async () => {
+    const client = await createTestClient(['view_test:demo'], 'brake');
+    const answers = await Promise.all(Array.from({ length: 30 }, () => rightFrom('127.0.0.11', client)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(30).fill(200));
+    expect(await attemptsCounted(client.clientId, '127.0.0.11')).toBe(0);
   });
 
   it('the brake holds at the introspection endpoint too (same client authentication, same source)', async () => {
@@ -84,29 +101,25 @@ describe('brute-force brake on POST /oauth/token', () => {
     for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) {
       expect((await introspect(basic(client.clientId, 'guess'), `token=${token}`)).status).toBe(401);
     }
-    expect((await introspect(basic(client.clientId, client.secret), `token=${token}`)).body).toEqual(INVALID_CLIENT);
-    expect((await requestToken(basic(client.clientId, client.secret))).status).toBe(401);
+    expectBraked(await introspect(basic(client.clientId, client.secret), `token=${token}`));
+    expectBraked(await requestToken(basic(client.clientId, client.secret)));
     // … from that source only.
     expect((await rightFrom('127.0.0.7', client)).status).toBe(200);
     expect(await localStore().clearAttempts(client.clientId)).toBe(true);
   });
 
-  it('an attempt sent twice (the SDK resending after a lost answer) is counted once and given back once', async () => {
+  it('a failure sent twice (the SDK resending after a lost answer) is counted once, also at the limit', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
     const store = localStore();
     const window = attemptWindow(epochSeconds());
-    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
-    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
-    expect(await attemptsCounted(client.clientId, '127.0.0.10')).toBe(1);
-    // At the limit, the resend of a counted attempt is still that attempt, not one braked.
-    for (let attempt = 1; attempt < BRAKE.maxAttempts; attempt++) expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, `other-${attempt}`)).toBe(true);
-    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'one-more')).toBe(false);
-    expect(await store.reserveAttempt(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
-    expect(await attemptsCounted(client.clientId, '127.0.0.10')).toBe(BRAKE.maxAttempts);
-    // Given back twice, one comes off.
-    await store.releaseAttempt(client.clientId, '127.0.0.10', window, 'twice');
-    await store.releaseAttempt(client.clientId, '127.0.0.10', window, 'twice');
-    expect(await attemptsCounted(client.clientId, '127.0.0.10')).toBe(BRAKE.maxAttempts - 1);
+    expect(await store.countFailure(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
+    expect(await store.countFailure(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
+    expect(await store.failuresIn(client.clientId, '127.0.0.10', window)).toBe(1);
+    for (let attempt = 1; attempt < BRAKE.maxAttempts; attempt++) expect(await store.countFailure(client.clientId, '127.0.0.10', window, `other-${attempt}`)).toBe(true);
+    expect(await store.countFailure(client.clientId, '127.0.0.10', window, 'one-more')).toBe(false);
+    // At the limit, the resend of a counted failure is still that failure, not one beyond the limit.
+    expect(await store.countFailure(client.clientId, '127.0.0.10', window, 'twice')).toBe(true);
+    expect(await store.failuresIn(client.clientId, '127.0.0.10', window)).toBe(BRAKE.maxAttempts);
     expect(await store.clearAttempts(client.clientId)).toBe(true);
   });
 
@@ -114,15 +127,15 @@ describe('brute-force brake on POST /oauth/token', () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
     const store = localStore();
     const past = attemptWindow(epochSeconds() - BRAKE.windowSeconds);
-    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past, `a${attempt}`)).toBe(true);
-    expect(await store.reserveAttempt(client.clientId, '127.0.0.8', past, 'one-more')).toBe(false);
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) expect(await store.countFailure(client.clientId, '127.0.0.8', past, `a${attempt}`)).toBe(true);
+    expect(await store.countFailure(client.clientId, '127.0.0.8', past, 'one-more')).toBe(false);
     expect((await rightFrom('127.0.0.8', client)).status).toBe(200);
   });
 
   it('an operator can unlock a client for every source (the CLI\'s unlock)', async () => {
     const client = await createTestClient(['view_test:demo'], 'brake');
     await failTimes('127.0.0.9', client, BRAKE.maxAttempts);
-    expect((await rightFrom('127.0.0.9', client)).status).toBe(401);
+    expectBraked(await rightFrom('127.0.0.9', client));
     expect(await localStore().clearAttempts(client.clientId)).toBe(true);
     expect(await attemptsCounted(client.clientId, '127.0.0.9')).toBe(0);
     expect((await rightFrom('127.0.0.9', client)).status).toBe(200);

@@ -92,8 +92,8 @@ describe('as IAM would, by the function running (local/table-access.ts)', () => 
     // The brake's own calls are granted.
     const store = new DynamoDbClientStore(client, table);
     const window = { index: 1, maxAttempts: 10, endsAt: Math.floor(Date.now() / 1000) + 60 };
-    expect(await asFunction(token, () => refusal(() => store.reserveAttempt('grants-test', 'source', window, 'attempt')))).toBe('allowed');
-    expect(await asFunction(token, () => refusal(() => store.releaseAttempt('grants-test', 'source', window, 'attempt')))).toBe('allowed');
+    expect(await asFunction(token, () => refusal(() => store.countFailure('grants-test', 'source', window, 'attempt')))).toBe('allowed');
+    expect(await asFunction(token, () => refusal(() => store.failuresIn('grants-test', 'source', window)))).toBe('allowed');
     // Any other attribute of a client item is not: IAM refuses a token function granting itself scopes.
     const counter = attemptCounterKey('grants-test', 1, 'source');
     const scopes = new UpdateCommand({ TableName: table, Key: clientKey('grants-test'), UpdateExpression: 'SET scopes = :all', ExpressionAttributeValues: { ':all': ['manage_project:demo'] } });

@@ -9,10 +9,13 @@
  * slow, not impossible. Flooding from many sources is the job of the per-source rate limits in
  * front (API Gateway throttle, the optional WAF rate rule: docs/security.md).
  *
- * The brake is atomic: an attempt is *reserved* (a conditional increment that fails once the
- * window holds `maxAttempts`) before the secret is checked, and given back when the secret is
- * right, so only failures stay counted and no number of parallel attempts gets more than
- * `maxAttempts` secrets checked.
+ * The secret is checked first, and only failures are counted: a right secret never writes, so a
+ * right secret is never refused for an attempt whose answer was lost. While a source holds
+ * `maxAttempts` failures, every attempt from it — right or wrong — is answered 429 with
+ * Retry-After (BrakedError), which tells nothing about the secret. The counter is met after the
+ * check, by a conditional write (a failure) or a consistent read (a right secret): of any burst,
+ * at most `maxAttempts` wrong secrets are answered as wrong, and a right one gets through only
+ * ahead of them.
  */
 export interface BrakePolicy {
   /** Unsuccessful attempts per client and source within one window. */
@@ -45,13 +48,20 @@ export function brakeSource(sourceIp: string | undefined): string {
 
 /** What the brake needs of the store (DynamoDbClientStore implements it: shared/store/client-store.ts). */
 export interface AttemptCounter {
+  /** How many failures of `clientId` from `source` `window` holds (a consistent read). */
+  failuresIn(clientId: string, source: string, window: AttemptWindow): Promise<number>;
   /**
-   * Counts the attempt `attemptId` of `clientId` from `source` in `window`, unless it already holds
-   * `window.maxAttempts` others: then false. Counting the same attempt again changes nothing.
+   * Counts the failure `attemptId` of `clientId` from `source` in `window`, unless it already holds
+   * `window.maxAttempts` others: then false. Counting the same failure again changes nothing.
    */
-  reserveAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<boolean>;
-  /** Gives back the attempt `attemptId` reserved in `window` (the secret was right); once, however often asked. */
-  releaseAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<void>;
+  countFailure(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<boolean>;
+}
+
+/** A source braked for a client: every attempt from it is refused until its window ends. */
+export class BrakedError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super('Too many failed client authentications from this address. Please retry later.');
+  }
 }
 
 export const epochSeconds = (date = new Date()) => Math.floor(date.getTime() / 1000);

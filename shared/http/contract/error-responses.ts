@@ -113,9 +113,10 @@ export const errorResponses = {
   TooManyRequests: {
     status: 429,
     description:
-      'API Gateway throttles the API (every route, and the OAuth routes more strictly) and answers 429 itself, with its own body `{"message": "Too Many Requests"}` and no `Retry-After`: retry with exponential backoff.',
-    schema: 'Throttled',
+      'API Gateway throttles the API (every route, and the OAuth routes more strictly) and answers 429 itself, with its own body `{"message": "Too Many Requests"}` and no `Retry-After`: retry with exponential backoff. The OAuth routes also answer 429 `TooManyRequests`, with `Retry-After`, to every attempt of a client from an address that failed to authenticate as it 10 times in 15 minutes.',
+    schema: 'GatewayOrErrorResponse',
     example: { message: 'Too Many Requests' },
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying (the brute-force brake only).', schema: { type: 'integer' } } },
   },
   InternalServerError: {
     status: 500,
@@ -135,7 +136,8 @@ export const errorResponses = {
   },
   ServiceUnavailable: {
     status: 503,
-    description: '`OverCapacity`: the store is throttling; retry after the `Retry-After` seconds.',
+    description:
+      '`OverCapacity`: the store is throttling, nothing was done; `ServiceUnavailable`: no answer in time (the store silent, or the request\'s deadline passed), so a write may or may not have been applied — read the resource by id or key, or retry with the same `Idempotency-Key`. Either way, retry after the `Retry-After` seconds.',
     schema: 'ErrorResponse',
     example: overCapacity().body,
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },

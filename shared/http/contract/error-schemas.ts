@@ -31,9 +31,7 @@ export const errorSchemas = {
     schema: z.looseObject({ ...ErrorBody.shape, error: z.string(), error_description: z.string() }),
     description: 'Errors of the OAuth endpoints: the commercetools shape plus the RFC 6749 §5.2 fields.',
   },
-  /** API Gateway's own body when it throttles. */
-  Throttled: { schema: z.object({ message: z.string() }), inline: true },
-  /** What API Gateway answers itself (no token at all, a body over 10 MB) or the service does. */
+  /** What API Gateway answers itself (no token at all, a body over 10 MB, throttling) or the service does. */
   GatewayOrErrorResponse: {
     schema: z.union([ErrorBody, z.object({ message: z.string() })]),
     inline: true,

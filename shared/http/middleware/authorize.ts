@@ -2,7 +2,7 @@ import type middy from '@middy/core';
 import { grantedScopes, principalFrom, tokenExpired } from '../../auth/principal';
 import type { ApiEvent } from '../api-types';
 import type { RouteDeclaration } from '../declaration';
-import { insufficientScope, invalidToken } from '../errors';
+import { insufficientScope, invalidToken, revocationUndecided } from '../errors';
 
 /**
  * Enforces the declared access rule of the route being served: a public route lets anyone in; a
@@ -17,6 +17,7 @@ export function authorize(routeOf: (event: ApiEvent) => RouteDeclaration): middy
       if (access.kind !== 'project' || access.anyOf.length === 0) throw new Error(`The route ${event.routeKey} has no enforceable access rule.`);
 
       const context = event.requestContext.authorizer?.lambda;
+      if (context?.authenticated === 'unknown') throw revocationUndecided(Number(context.retryAt) - Math.floor(Date.now() / 1000));
       const principal = principalFrom(context);
       if (!principal) throw invalidToken(context?.authenticated === 'false' ? context.reason : undefined);
       if (context?.authenticated === 'true' && tokenExpired(context)) throw invalidToken('The access token expired.');

@@ -12,12 +12,10 @@ import { render } from '../render';
 export function errorResponder(): middy.MiddlewareObj<ApiEvent, ApiResult> {
   return {
     onError: (request) => {
-      const error = apiErrorOf(request.error);
+      const method = request.event.requestContext?.http?.method ?? 'GET';
+      const error = apiErrorOf(request.error, method);
       if (error.statusCode >= 500) logger.error('request failed', { error: request.error as Error });
-      request.response = render(
-        { statusCode: error.statusCode, body: error.body, headers: error.headers },
-        request.event.requestContext?.http?.method ?? 'GET',
-      );
+      request.response = render({ statusCode: error.statusCode, body: error.body, headers: error.headers }, method);
     },
   };
 }
@@ -28,11 +26,11 @@ interface BodyParserError {
 }
 
 /** The answer to a failure of this request: the request line names its code (observe.ts). */
-export function apiErrorOf(error: unknown): ApiError {
+export function apiErrorOf(error: unknown, method?: string): ApiError {
   const parserError = error as BodyParserError | undefined;
   // jsonContentType() refused other content types already: what the parser throws is about the JSON.
   if (parserError?.cause?.package === '@middy/http-json-body-parser') {
     return invalidJsonInput(parserError.cause.message ?? 'The request body is empty.');
   }
-  return toApiError(error);
+  return toApiError(error, method);
 }

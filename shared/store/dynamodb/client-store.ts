@@ -9,12 +9,12 @@ import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 const CLIENT_FIELDS = ['clientId', 'name', 'secretHash', 'scopes', 'createdAt', 'revokedAt'] as const;
 
 /**
- * The brute-force brake's counter items: the ids of the attempts counted (a string set, so that an
- * attempt sent twice is counted once), and the table's TTL attribute (they go some time after
+ * The brute-force brake's counter items: the ids of the failures counted (a string set, so that a
+ * failure sent twice is counted once), and the table's TTL attribute (they go some time after
  * their window). Counters of the numeric `attempts` kept before are ignored and expire.
  */
 const ATTEMPTS = { ids: 'attemptIds', expiresAt: TABLE_TTL_ATTRIBUTE } as const;
-/** Every attribute reserveAttempt and releaseAttempt name (the IAM policy of the token functions allows these only). */
+/** Every attribute countFailure names (the IAM policy of the token functions allows these only). */
 export const ATTEMPT_COUNTER_ATTRIBUTES = ['pk', 'sk', ...Object.values(ATTEMPTS)];
 /** Counters stay a little after their window: the window's last second must still find its counter. */
 const COUNTER_GRACE_SECONDS = 60;
@@ -73,15 +73,22 @@ export class DynamoDbClientStore implements ClientStore {
     );
   }
 
+  async failuresIn(clientId: string, source: string, window: AttemptWindow): Promise<number> {
+    const { Item } = await this.db
+      .send(new GetCommand({ TableName: this.tableName, Key: attemptCounterKey(clientId, window.index, source), ConsistentRead: true }))
+      .catch(translateEngineError);
+    return (Item?.[ATTEMPTS.ids] as Set<string> | undefined)?.size ?? 0;
+  }
+
   /**
    * One conditional UpdateItem on the counter of this client, source and window (its own item in
-   * the client's partition, removed by TTL after the window): the attempt's id joins the set only
-   * while fewer than the limit are counted, so parallel attempts can never get past it. Adding to a
+   * the client's partition, removed by TTL after the window): the failure's id joins the set only
+   * while fewer than the limit are counted, so parallel failures can never get past it. Adding to a
    * set is idempotent: the SDK's resend after a lost answer counts nothing twice, and finds its id
-   * already there (`contains`), so the attempt is not refused as braked either. Only the counter's
-   * attributes are named (the token functions' IAM policy allows no other attribute).
+   * already there (`contains`), so it is not taken for one beyond the limit either. Only the
+   * counter's attributes are named (the token functions' IAM policy allows no other attribute).
    */
-  async reserveAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<boolean> {
+  async countFailure(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<boolean> {
     try {
       await this.db.send(
         new UpdateCommand({
@@ -97,25 +104,6 @@ export class DynamoDbClientStore implements ClientStore {
     } catch (error) {
       if (isConditionFailure(error)) return false;
       return translateEngineError(error);
-    }
-  }
-
-  async releaseAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: attemptCounterKey(clientId, window.index, source),
-          UpdateExpression: 'DELETE #ids :ids',
-          // Never creates a counter (a window that ended meanwhile, and was removed, has nothing to
-          // give back), and gives back only this attempt, however often sent.
-          ConditionExpression: 'contains(#ids, :id)',
-          ExpressionAttributeNames: { '#ids': ATTEMPTS.ids },
-          ExpressionAttributeValues: { ':ids': new Set([attemptId]), ':id': attemptId },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) return translateEngineError(error);
     }
   }
 

@@ -1,7 +1,7 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshallOptions } from '../../aws/clients';
-import { StoreUnavailableError } from '../../domain/errors';
+import { NoAnswerError, StoreUnavailableError } from '../../domain/errors';
 
 /** Errors DynamoDB raises when it is throttled or failing: worth a 503 and a client retry. */
 const UNAVAILABLE = new Set([
@@ -55,13 +55,13 @@ export function cancellationReasons(error: unknown): { code: string; item?: Reco
 /** A write lost a race that a fresh attempt can win (a transaction conflict, a key that moved). */
 export class RetryableRace extends Error {}
 
-/** The connection failed or timed out after the SDK's own retries: the store could not be reached. */
+/** The connection failed or timed out after the SDK's own retries: no answer, a write's outcome unknown. */
 const UNREACHABLE = new Set(['TimeoutError', 'ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EAI_AGAIN']);
 
-/** Lets domain outcomes through; turns engine trouble into StoreUnavailableError. */
+/** Lets domain outcomes through; turns engine trouble into StoreUnavailableError, silence into NoAnswerError. */
 export function translateEngineError(error: unknown): never {
   const { name, code } = (error ?? {}) as { name?: string; code?: string };
-  if (UNREACHABLE.has(name ?? '') || UNREACHABLE.has(code ?? '')) throw new StoreUnavailableError(error);
+  if (UNREACHABLE.has(name ?? '') || UNREACHABLE.has(code ?? '')) throw new NoAnswerError(error);
   if ((error as DynamoError)?.name === 'TransactionConflictException') throw new RetryableRace();
   if (UNAVAILABLE.has((error as DynamoError)?.name ?? '')) throw new StoreUnavailableError(error);
   throw error;

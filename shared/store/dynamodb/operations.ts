@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TransactWriteCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { StoreUnavailableError } from '../../domain/errors';
+import { NoAnswerError, StoreUnavailableError } from '../../domain/errors';
 import { cancellationReasons, isConditionFailure, itemOfConditionFailure, translateEngineError } from './errors';
 
 type Item = Record<string, unknown>;
@@ -61,8 +61,8 @@ export const IN_PROGRESS_PATIENCE_MS = 5_000;
  * runs DynamoDB answers `TransactionInProgressException`; the SDK retries that as throttling, but
  * its attempts end within about 3 s, and DynamoDB advises one more send at least 5 s after the
  * first, when it answers as it answered the first attempt. That send is made here. Still in
- * progress then, the store is unavailable (503; the outcome unknown, as for any request a client
- * gives up on). Other errors are thrown as they came.
+ * progress then, the outcome is unknown (NoAnswerError: 503, as for any request a client gives up
+ * on). Other errors are thrown as they came.
  */
 export async function sendTransaction(
   db: Pick<DynamoDBDocumentClient, 'send'>,
@@ -81,7 +81,7 @@ export async function sendTransaction(
   try {
     await db.send(new TransactWriteCommand(request));
   } catch (error) {
-    throw isInProgress(error) ? new StoreUnavailableError(error) : asStoreTrouble(error);
+    throw isInProgress(error) ? new NoAnswerError(error) : asStoreTrouble(error);
   }
 }
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { BRAKE, attemptWindow, brakeSource, type AttemptWindow } from '../../../shared/domain/auth/brute-force-brake';
+import { BRAKE, BrakedError, attemptWindow, brakeSource, type AttemptWindow } from '../../../shared/domain/auth/brute-force-brake';
 import { authenticateClient, basicCredentials } from '../../../shared/auth/client-authentication';
 import { DECOY_HASH, hashSecret, verifySecret } from '../../../shared/auth/client-secrets';
 import { OAuthError } from '../../../shared/auth/oauth-error';
@@ -50,15 +50,15 @@ class MemoryClientStore implements ClientStore {
     if (client) client.revokedAt = at;
     return client !== undefined;
   }
-  async reserveAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string) {
+  async failuresIn(clientId: string, source: string, window: AttemptWindow) {
+    return this.counters.get(`${clientId}|${source}|${window.index}`)?.size ?? 0;
+  }
+  async countFailure(clientId: string, source: string, window: AttemptWindow, attemptId: string) {
     const key = `${clientId}|${source}|${window.index}`;
     const ids = this.counters.get(key) ?? new Set<string>();
     if (ids.size >= window.maxAttempts && !ids.has(attemptId)) return false;
     this.counters.set(key, ids.add(attemptId));
     return true;
-  }
-  async releaseAttempt(clientId: string, source: string, window: AttemptWindow, attemptId: string) {
-    this.counters.get(`${clientId}|${source}|${window.index}`)?.delete(attemptId);
   }
   async clearAttempts(clientId: string) {
     for (const key of [...this.counters.keys()]) if (key.startsWith(`${clientId}|`)) this.counters.delete(key);
@@ -73,13 +73,20 @@ const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secr
 const STRANGER = '198.51.100.66';
 const OWNER = '203.0.113.10';
 
-async function refusal(promise: Promise<unknown>): Promise<ApiError> {
+async function refusal(promise: Promise<unknown>, kind: typeof OAuthError | typeof BrakedError = OAuthError): Promise<ApiError> {
   const error = await promise.then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  expect(error).toBeInstanceOf(OAuthError);
+  expect(error).toBeInstanceOf(kind);
   return toApiError(error);
+}
+
+/** 429 TooManyRequests, with the seconds left in the window. */
+function expectBraked(answer: ApiError, now: number) {
+  expect(answer.statusCode).toBe(429);
+  expect(answer.body.errors[0]?.code).toBe('TooManyRequests');
+  expect(answer.headers['Retry-After']).toBe(String(attemptWindow(now).endsAt - now));
 }
 
 describe('authenticateClient', () => {
@@ -93,7 +100,7 @@ describe('authenticateClient', () => {
     await store.revoke('revoked', '2024-01-02T00:00:00Z');
   });
 
-  it('answers the client for the right secret, and gives its reserved attempt back', async () => {
+  it('answers the client for the right secret, and counts nothing', async () => {
     expect((await authenticateClient(basic('ok', 'right'), store, OWNER, T0)).clientId).toBe('ok');
     expect(store.counted('ok', OWNER, T0)).toBe(0);
   });
@@ -127,23 +134,29 @@ describe('authenticateClient', () => {
     await refusal(authenticateClient(basic('c'.repeat(128), 'right'), store, STRANGER, T0));
   });
 
-  it('brakes the source after 10 wrong secrets — the same refusal even for the right secret — never the owner elsewhere', async () => {
-    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) await refusal(authenticateClient(basic('target', 'guess'), store, STRANGER, T0 + attempt));
-    const braked = await refusal(authenticateClient(basic('target', 'right'), store, STRANGER, T0 + 20));
-    expect(braked.body).toMatchObject({ error: 'invalid_client', error_description: 'Client authentication failed.' });
+  it('brakes the source after 10 wrong secrets — 429 with Retry-After for any secret, the right one too — never the owner elsewhere', async () => {
+    for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) {
+      expect((await refusal(authenticateClient(basic('target', 'guess'), store, STRANGER, T0 + attempt))).statusCode).toBe(401);
+    }
+    expectBraked(await refusal(authenticateClient(basic('target', 'guess'), store, STRANGER, T0 + 20), BrakedError), T0 + 20);
+    expectBraked(await refusal(authenticateClient(basic('target', 'right'), store, STRANGER, T0 + 21), BrakedError), T0 + 21);
     expect(store.counted('target', STRANGER, T0)).toBe(BRAKE.maxAttempts); // refusals while braked are not counted
     // The owner, from its own address, is not affected by any number of failures elsewhere.
-    expect((await authenticateClient(basic('target', 'right'), store, OWNER, T0 + 21)).clientId).toBe('target');
+    expect((await authenticateClient(basic('target', 'right'), store, OWNER, T0 + 22)).clientId).toBe('target');
     // The next window starts afresh for the stranger too.
     const next = attemptWindow(T0).endsAt;
     expect((await authenticateClient(basic('target', 'right'), store, STRANGER, next)).clientId).toBe('target');
   });
 
-  it('checks at most 10 secrets of parallel attempts: each is reserved before its secret is checked', async () => {
-    const attempts = Array.from({ length: 30 }, (_, index) => authenticateClient(basic('raced', index === 29 ? 'right' : 'guess'), store, STRANGER, T0));
+  it('of 30 parallel attempts, at most 10 wrong secrets are answered as wrong and no right one is refused as invalid_client', async () => {
+    const attempts = Array.from({ length: 30 }, (_, index) => authenticateClient(basic('raced', index % 10 === 9 ? 'right' : 'guess'), store, STRANGER, T0));
     const outcomes = await Promise.allSettled(attempts);
-    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').length).toBeLessThanOrEqual(1);
-    expect(store.counted('raced', STRANGER, T0)).toBeLessThanOrEqual(BRAKE.maxAttempts);
+    const toldWrong = outcomes.filter((outcome) => outcome.status === 'rejected' && outcome.reason instanceof OAuthError);
+    expect(toldWrong.length).toBeLessThanOrEqual(BRAKE.maxAttempts);
+    expect(store.counted('raced', STRANGER, T0)).toBe(toldWrong.length);
+    outcomes.forEach((outcome, index) => {
+      if (index % 10 === 9) expect(outcome.status === 'fulfilled' || outcome.reason instanceof BrakedError, String(index)).toBe(true);
+    });
   });
 
   it('authenticates a client whose record has the scheme used before (scrypt), and brakes it like any other', async () => {
@@ -152,8 +165,7 @@ describe('authenticateClient', () => {
     await store.put({ clientId: 'legacy', name: 'legacy', secretHash, scopes: ['view_test:demo'], createdAt: '2024-01-01T00:00:00Z' });
     expect((await authenticateClient(basic('legacy', 'legacy secret ✓'), store, OWNER, T0)).clientId).toBe('legacy');
     for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) await refusal(authenticateClient(basic('legacy', 'guess'), store, STRANGER, T0));
-    const braked = await refusal(authenticateClient(basic('legacy', 'legacy secret ✓'), store, STRANGER, T0));
-    expect(braked.body).toMatchObject({ error: 'invalid_client', error_description: 'Client authentication failed.' });
+    expectBraked(await refusal(authenticateClient(basic('legacy', 'legacy secret ✓'), store, STRANGER, T0), BrakedError), T0);
     expect(store.counted('legacy', STRANGER, T0)).toBe(BRAKE.maxAttempts);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
-import { DECOY_HASH, decoyLike, generateClientId, generateSecret, hashSecret, isClientId, verifySecret } from '../../../shared/auth/client-secrets.js';
+import { DECOY_HASH, generateClientId, generateSecret, hashSecret, isClientId, verifySecret } from '../../../shared/auth/client-secrets.js';
 import { parseClientCliArgs } from '../../../scripts/client-cli-args.js';
 
 /** A record written by the scheme used before (scrypt N=16384, r=8, p=1): such clients keep working. */
@@ -167,22 +167,6 @@ describe('DECOY_HASH', () => {
 
   it('never verifies a freshly generated secret', async () => {
     expect(await verifySecret(generateSecret(), DECOY_HASH)).toBe(false);
-  });
-});
-
-describe('decoyLike', () => {
-  it('is a decoy of the scheme of the record: scrypt (the same parameters) for an older record, the new one else', async () => {
-    const legacyDecoy = decoyLike(LEGACY_RECORD).split('$');
-    const legacy = LEGACY_RECORD.split('$');
-    expect(legacyDecoy.slice(0, 4)).toEqual(legacy.slice(0, 4));
-    expect(legacyDecoy[4]).toHaveLength(legacy[4]!.length);
-    expect(legacyDecoy[5]).toHaveLength(legacy[5]!.length);
-    expect(decoyLike(await hashSecret('x'))).toBe(DECOY_HASH);
-    expect(decoyLike('anything else')).toBe(DECOY_HASH);
-  });
-
-  it('never verifies', async () => {
-    for (const secret of ['', LEGACY_SECRET, generateSecret()]) await expect(verifySecret(secret, decoyLike(LEGACY_RECORD))).resolves.toBe(false);
   });
 });
 

@@ -6,7 +6,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDynamoDbClient } from '../../../shared/aws/clients';
 import { createKmsClient } from '../../../shared/aws/kms';
+import { DEADLINE_MARGIN_MS, withDeadline } from '../../../shared/aws/deadline';
 import { REQUEST_HANDLER } from '../../../shared/aws/request-timeouts';
+import { NoAnswerError } from '../../../shared/domain/errors';
 import { createS3Client } from '../../../shared/aws/s3';
 
 /** A server that takes connections and never answers: a black-holed connection, as the clients see it. */
@@ -62,4 +64,25 @@ describe('an AWS call that is never answered gives up after REQUEST_HANDLER.requ
     expect(elapsed).toBeGreaterThanOrEqual(4 * REQUEST_HANDLER.requestTimeout - 50);
     expect(elapsed).toBeLessThan(9_000);
   }, 15_000);
+});
+
+describe('one deadline per invocation, DEADLINE_MARGIN_MS before the function\'s timeout', () => {
+  const endingIn = (milliseconds: number) => ({ getRemainingTimeInMillis: () => DEADLINE_MARGIN_MS + milliseconds });
+
+  it('aborts the AWS call in flight at the deadline (no attempt after it), and gives the work up with NoAnswerError', async () => {
+    const dynamoDb = createDynamoDbClient();
+    const before = holes[0]!.connections();
+    const outcome = await withDeadline(endingIn(300), () => dynamoDb.send(new GetCommand({ TableName: 'timeouts', Key: { pk: 'a', sk: 'b' } }))).catch((error: Error) => error);
+    expect(outcome).toBeInstanceOf(NoAnswerError);
+    // Past the attempt's own timeout, when the SDK would have tried again: it did not.
+    await new Promise((resolve) => setTimeout(resolve, REQUEST_HANDLER.requestTimeout + 500));
+    expect(holes[0]!.connections() - before).toBe(1);
+  });
+
+  it('gives up work that awaits anything else too, and leaves work that ends in time alone', async () => {
+    const never = new Promise<never>(() => undefined);
+    await expect(withDeadline(endingIn(50), () => never)).rejects.toBeInstanceOf(NoAnswerError);
+    await expect(withDeadline(endingIn(5_000), async () => 'done')).resolves.toBe('done');
+    await expect(withDeadline(endingIn(5_000), async () => Promise.reject(new RangeError('its own')))).rejects.toBeInstanceOf(RangeError);
+  });
 });

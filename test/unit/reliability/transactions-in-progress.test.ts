@@ -1,6 +1,6 @@
 import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailableError } from '../../../shared/domain/errors';
+import { NoAnswerError, StoreUnavailableError } from '../../../shared/domain/errors';
 import { IN_PROGRESS_PATIENCE_MS, sendTransaction } from '../../../shared/store/dynamodb/operations';
 
 /**
@@ -44,9 +44,9 @@ describe('sendTransaction', () => {
     expect(table.sent.map((send) => send.token)).toEqual(['given-token', 'given-token']);
   });
 
-  it('still in progress then: the store is unavailable (503)', async () => {
+  it('still in progress then: no answer, the outcome unknown (503)', async () => {
     const table = fakeTable([inProgress]);
-    await expect(sendTransaction(table.db, input, table.clock)).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(sendTransaction(table.db, input, table.clock)).rejects.toBeInstanceOf(NoAnswerError);
     expect(table.sent).toHaveLength(2);
   });
 
