@@ -1,6 +1,6 @@
 import { InvalidInputError, InvalidOperationError, RequiredFieldError } from '../domain/errors';
 import { ObjectTestTypeDraft, type Resource } from '../domain/resource';
-import { isUpdateActionName, netChanges, UpdateRequest, updateActionSchemas, type UpdateAction } from '../domain/update-actions';
+import { isUpdateActionName, netChanges, UpdateRequest, updateActions, type UpdateAction } from '../domain/update-actions';
 import { validate } from '../domain/validation';
 import type { ResourceStore } from '../store/resource-store';
 import { storedId } from './resource-service';
@@ -60,8 +60,8 @@ export class ResourceEditService {
 function validateAction(action: unknown, index: number): UpdateAction {
   const name = (action as { action?: unknown } | null)?.action;
   if (!isUpdateActionName(name)) {
-    const known = Object.keys(updateActionSchemas).join(', ');
+    const known = Object.keys(updateActions).join(', ');
     throw new InvalidInputError(`actions[${index}]: unknown update action ${JSON.stringify(name ?? null)}; known actions are ${known}.`);
   }
-  return validate(updateActionSchemas[name], action, `actions[${index}]`);
+  return validate(updateActions[name].schema, action, `actions[${index}]`);
 }
