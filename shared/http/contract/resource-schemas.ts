@@ -29,7 +29,7 @@ export const resourceSchemas = {
   },
   InterfaceObjectTestType: {
     schema: InterfaceObjectTestType,
-    description: "The interface's own ObjectTestType (`{version, objectTypeProperty}`), as row 1's `unionParameter` takes it.",
+    description: "The interface's own ObjectTestType (`{version, objectTypeProperty}`), as the `unionParameter` of GET /{projectKey}/resource takes it.",
   },
   ArrayTestType: { schema: ArrayTestType, description: "The interface's ArrayTestType; every field optional, but constrained when present." },
   PagedQueryResult: { schema: PagedQueryResult, description: 'A page of resources.' },

@@ -240,7 +240,7 @@ export class DynamoDbResourceStore implements ResourceStore {
         const [resource, newSentinel] = reasons;
         if (resource?.code === 'ConditionalCheckFailed') {
           // No item came back: the resource was deleted after it was read — the update lost to a
-          // delete, which is 404 ResourceNotFound (semantics row 10), not a 409 without currentVersion.
+          // delete, which is 404 ResourceNotFound (as POST /{projectKey}/resource/{id} is defined), not a 409 without currentVersion.
           if (!resource.item) throw new ResourceNotFoundError(`The resource with id '${id}'`);
           throw new VersionConflictError(expectedVersion, resource.item.version as number | undefined);
         }
