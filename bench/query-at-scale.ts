@@ -101,7 +101,7 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
       ...both((_, size) => `?${w(lastModifiedRange(size))}&sort=lastModifiedAt desc&limit=20&withTotal=false`),
     },
     { name: `lastModifiedAt range alone (${byLastModified})`, ...both((_, size) => `?${w(lastModifiedRange(size))}&limit=20&withTotal=false`) },
-    // Search (row 4) narrowed by filter.query, which restricts results and facets alike: the same reads as where's conjuncts.
+    // Search (GET /{projectKey}/resource/searchApiPattern) narrowed by filter.query, which restricts results and facets alike: the same reads as where's conjuncts.
     {
       name: 'search, text, filter.query createdAt range (50), facet, total',
       ours: (size) => `/searchApiPattern?text.en=dog&${fq(`createdAt:range("${at(Math.floor(size / 2))}" to "${at(Math.floor(size / 2) + 49)}")`)}&facet=${encodeURIComponent('objectTypeProperty.arrayOfIntExample')}&limit=20`,

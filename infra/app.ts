@@ -17,8 +17,8 @@ import { GenericResourceServiceStack } from './stack';
  * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), with
  * `-c edgeSecret=<random>`, the distribution's secret, the same on every deploy (required);
  * `-c lastModifiedIndex=true` adds the index that answers sorts and ranges on lastModifiedAt
- * (2 index write units per update, docs/design.md); `-c accessLog=true` turns on API Gateway's
- * access log (one more line per request, docs/performance.md).
+ * (2 index write units per update, docs/design.md); `-c accessLog=false` turns off API Gateway's
+ * access log (one line per request, on by default: docs/performance.md).
  */
 const app = new App();
 let deployment: DeploymentContext;

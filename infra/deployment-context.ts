@@ -9,7 +9,7 @@ export interface DeploymentContext {
   customDomain: CustomDomain;
   /** `-c lastModifiedIndex=true`: the table's optional lastModifiedAt index (off unless asked: it costs a write per update). */
   lastModifiedIndex: boolean;
-  /** `-c accessLog=true`: API Gateway's access log, one more line per request (off unless asked: it is paid per request). */
+  /** API Gateway's access log, one line per request: on unless `-c accessLog=false`. */
   accessLog: boolean;
 }
 
@@ -47,6 +47,6 @@ export function deploymentContext(context: (name: string) => unknown): Deploymen
         }
       : undefined,
     lastModifiedIndex: String(context('lastModifiedIndex')).trim() === 'true',
-    accessLog: String(context('accessLog')).trim() === 'true',
+    accessLog: String(context('accessLog')).trim() !== 'false',
   };
 }

@@ -9,6 +9,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnersh
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
+import type { AuthorizerContext } from '../shared/auth/principal';
 import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
@@ -48,29 +49,29 @@ export interface GenericResourceServiceStackProps extends StackProps {
    */
   lastModifiedIndex?: boolean;
   /**
-   * `-c accessLog=true`: API Gateway's access log, one more line per request ($0.085 per million,
-   * docs/performance.md). Off by default: every request that reaches a function is already logged
-   * by its request line; what only the access log shows is the requests refused before any function
-   * (429 throttling, the gateway's own refusals), which API Gateway's 4xx/5xx metrics still count.
+   * API Gateway's access log, one line per request (docs/performance.md prices it); on unless
+   * `-c accessLog=false`. It is what shows the requests the gateway refuses before any function
+   * (429 throttling, 413 too large), per client (monitoring.ts, "refusals per client").
    */
   accessLog?: boolean;
 }
 
 /**
- * The API's access log line (API Gateway context variables) when `-c accessLog=true`: one more
- * line per request, every byte paid per call (docs/performance.md). It says what the function's
- * request line cannot: the gateway's request id, the source IP, method and path, the status and
- * latency the client saw, the authorizer's and the integration's error — so it covers requests
- * refused before any function. Not the client id: a request that reached a function has it in its
- * request line, and one refused before has none. The time is the log event's own timestamp.
+ * The API's access log line (API Gateway context variables), one per request, every byte paid per
+ * call (docs/performance.md). It says what the function's request line cannot, also of requests
+ * refused before any function: the gateway's request id, the route, the status and latency the
+ * client saw, who called (the authorizer's client id; the source IP, which is there
+ * when no authorizer ran or it refused the token) and the gateway's, the authorizer's and the
+ * integration's error. Never a header or a token. The time is the log event's own timestamp.
  */
 export const API_ACCESS_LOG_FORMAT = {
   id: '$context.requestId',
   ip: '$context.identity.sourceIp',
-  m: '$context.httpMethod',
-  p: '$context.path',
+  c: `$context.authorizer.${'clientId' satisfies keyof Extract<AuthorizerContext, { authenticated: 'true' }>}`,
+  r: '$context.routeKey',
   s: '$context.status',
   ms: '$context.responseLatency',
+  e: '$context.error.message',
   ae: '$context.authorizer.error',
   ie: '$context.integrationErrorMessage',
 };
@@ -334,15 +335,15 @@ export class GenericResourceServiceStack extends Stack {
         ThrottlingBurstLimit: THROTTLE.token.burst,
       },
     };
-    if (props.accessLog) {
-      // One JSON line per request, never a header or a token.
-      const apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
+    let apiAccessLogs: LogGroup | undefined;
+    if (props.accessLog ?? true) {
+      apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
       stage.accessLogSettings = { destinationArn: apiAccessLogs.logGroupArn, format: JSON.stringify(API_ACCESS_LOG_FORMAT) };
     } else {
       Validations.of(api.defaultStage!).acknowledge({
         id: 'AwsSolutions-APIG1',
         reason:
-          'Every request that reaches a function leaves its request line (route, status, latency, project, client id, correlation id); the authorizer logs each refusal with its reason and source IP; 429 throttles and other refusals of the gateway are counted by its 4xx/5xx metrics. The access log, one more line per request, is -c accessLog=true (docs/performance.md).',
+          'Every request that reaches a function leaves its request line (route, status, latency, project, client id, correlation id); the authorizer logs each refusal with its reason and source IP; 429 throttles and other refusals of the gateway are counted by its 4xx/5xx metrics. This deployment turned the access log off (-c accessLog=false), and with it the view of the refusals of the gateway itself per client.',
       });
     }
 
@@ -351,6 +352,7 @@ export class GenericResourceServiceStack extends Stack {
       table,
       functions: [authorizerLambda, ...endpointLambdas, notFoundLambda],
       authorizerLogGroup: authorizerLambda.logGroup,
+      accessLogGroup: apiAccessLogs,
       requestLogGroups: [...endpointLambdas, notFoundLambda].map((fn) => fn.logGroup),
       alarmEmail: props.alarmEmail,
       concurrencyThreshold: props.concurrencyAlarmThreshold,

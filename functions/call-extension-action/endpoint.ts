@@ -14,7 +14,7 @@ const ANSWER = { description: "The bound handler's JSON answer (it chooses the s
 const GET_ERRORS = ['NotFound', 'BadGateway', 'ServiceUnavailable', 'GatewayTimeout'] as const;
 
 /**
- * Rows 14-16: the extension action named by the path's last segment, answered by what the project
+ * POST and GET /{projectKey}/resource/namespace-action, GET …/namespace-action-with-example: the extension action named by the path's last segment, answered by what the project
  * bound it to.
  */
 export const callExtensionAction = defineEndpoint({
@@ -27,7 +27,6 @@ export const callExtensionAction = defineEndpoint({
       path: '/{projectKey}/resource/namespace-action',
       access: MANAGE,
       body: 'text',
-      rows: [14],
       summary: 'Call the extension action namespace-action (POST).',
       request: { required: false, content: json('JsonValue') },
       responses: { 200: ANSWER },
@@ -39,7 +38,6 @@ export const callExtensionAction = defineEndpoint({
       path: '/{projectKey}/resource/namespace-action',
       access: READ,
       body: 'none',
-      rows: [15],
       summary: 'Call the extension action namespace-action (GET).',
       responses: { 200: ANSWER },
       errors: GET_ERRORS,
@@ -50,7 +48,6 @@ export const callExtensionAction = defineEndpoint({
       path: '/{projectKey}/resource/namespace-action-with-example',
       access: READ,
       body: 'none',
-      rows: [16],
       summary: 'Call the extension action namespace-action-with-example; bound by default to its declared cart example.',
       responses: {
         200: {

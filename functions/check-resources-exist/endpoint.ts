@@ -4,7 +4,7 @@ import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parame
 import { QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** HEAD /{projectKey}/resource (row 5): whether any resource matches. */
+/** HEAD /{projectKey}/resource: whether any resource matches. */
 export const checkResourcesExist = defineEndpoint({
   name: 'check-resources-exist',
   permissions: ['projects:read'],
@@ -14,7 +14,6 @@ export const checkResourcesExist = defineEndpoint({
       path: '/{projectKey}/resource',
       access: READ,
       body: 'none',
-      rows: [5],
       summary: 'Whether at least one resource matches: 200 or 404, no body.',
       pathParameters: { projectKey: PROJECT_KEY },
       query: RESOURCE_QUERY,

@@ -14,7 +14,6 @@ export const completeImageUpload = defineEndpoint({
       path: '/{projectKey}/resource/images/uploads/{uploadId}',
       access: MANAGE_PRODUCTS,
       body: 'none',
-      rows: [],
       summary: 'Complete an upload: check the uploaded image and attach it to its variant.',
       pathParameters: { projectKey: PROJECT_KEY, uploadId: { description: 'The id the start of the upload answered.' } },
       tag: 'Images',

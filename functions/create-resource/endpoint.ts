@@ -4,7 +4,7 @@ import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { CREATED, WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** POST /{projectKey}/resource (row 6): create, or update in place the resource the draft's key names. */
+/** POST /{projectKey}/resource: create, or update in place the resource the draft's key names. */
 export const createResource = defineEndpoint({
   name: 'create-resource',
   permissions: ['projects:read', 'projects:write'],
@@ -14,7 +14,6 @@ export const createResource = defineEndpoint({
       path: '/{projectKey}/resource',
       access: MANAGE,
       body: 'json',
-      rows: [6],
       summary: 'Create a resource; a draft whose key exists updates that resource in place.',
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Resources',

@@ -3,7 +3,7 @@ import { json } from '../../shared/http/contract/content';
 import { PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** DELETE /{projectKey}/resource/{id} (row 11). */
+/** DELETE /{projectKey}/resource/{id}: delete a resource, at an expected version when one is given. */
 export const deleteResource = defineEndpoint({
   name: 'delete-resource',
   permissions: ['projects:read', 'projects:write'],
@@ -13,7 +13,6 @@ export const deleteResource = defineEndpoint({
       path: '/{projectKey}/resource/{id}',
       access: MANAGE,
       body: 'none',
-      rows: [11],
       summary: 'Delete a resource (optionally at an expected version).',
       pathParameters: { projectKey: PROJECT_KEY, id: RESOURCE_ID },
       query: { version: { type: 'integer', min: 1 } },

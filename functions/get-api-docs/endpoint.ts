@@ -2,7 +2,7 @@ import { API_DOCS_ASSETS } from '../../shared/http/api-docs';
 import { PUBLIC } from '../../shared/http/contract/access';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-const PAGE_FILE = { access: PUBLIC, body: 'none', rows: [], pathParameters: {}, tag: 'API reference', errors: [] } as const;
+const PAGE_FILE = { access: PUBLIC, body: 'none', pathParameters: {}, tag: 'API reference', errors: [] } as const;
 
 /**
  * The API reference (no token): Swagger UI rendering /openapi.json from the service's own copies

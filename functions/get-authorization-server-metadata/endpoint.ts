@@ -12,7 +12,6 @@ export const getAuthorizationServerMetadata = defineEndpoint({
       path: '/.well-known/oauth-authorization-server',
       access: PUBLIC,
       body: 'none',
-      rows: [],
       summary: 'OAuth 2.0 authorization server metadata (RFC 8414): issuer, endpoints, grant types, scopes.',
       pathParameters: {},
       tag: 'OAuth',

@@ -12,7 +12,6 @@ export const getJwks = defineEndpoint({
       path: '/oauth/jwks',
       access: PUBLIC,
       body: 'none',
-      rows: [],
       summary: 'Public keys (JWKS) that verify the access tokens.',
       pathParameters: {},
       tag: 'OAuth',

@@ -14,7 +14,6 @@ export const getOpenApi = defineEndpoint({
       path: '/openapi.json',
       access: PUBLIC,
       body: 'none',
-      rows: [],
       summary: 'The OpenAPI 3.1 document of this API.',
       pathParameters: {},
       tag: 'API reference',

@@ -4,15 +4,14 @@ import { RESOURCE } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**
- * GET /{projectKey}/resource/{id} (row 2) and GET /{projectKey}/resource/key={key} (row 3): API
- * Gateway cannot route the partial segment `key={key}`, so row 3 shares the `{id}` route and the
+ * GET /{projectKey}/resource/{id} and GET /{projectKey}/resource/key={key}: API Gateway cannot
+ * route the partial segment `key={key}`, so the read by key shares the `{id}` route and the
  * handler dispatches on the `key=` prefix. HEAD answers the same without the body.
  */
 const read = {
   path: '/{projectKey}/resource/{id}',
   access: READ,
   body: 'none',
-  rows: [2, 3],
   pathParameters: { projectKey: PROJECT_KEY, id: RESOURCE_ID },
   query: { optionalQueryParameter: { type: 'string' }, secondOptionalQueryParameter: { type: 'string' } },
   tag: 'Resources',

@@ -14,7 +14,6 @@ export const introspectToken = defineEndpoint({
       path: '/oauth/introspect',
       access: PUBLIC,
       body: 'form',
-      rows: [],
       summary: 'Token introspection (RFC 7662): whether a token is active, and its claims.',
       pathParameters: {},
       tag: 'OAuth',

@@ -12,7 +12,6 @@ export const issueToken = defineEndpoint({
       path: '/oauth/token',
       access: PUBLIC,
       body: 'form',
-      rows: [],
       summary: 'Client credentials grant: exchange client id and secret for a bearer token.',
       pathParameters: {},
       tag: 'OAuth',

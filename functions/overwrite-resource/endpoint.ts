@@ -4,7 +4,7 @@ import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** PATCH /{projectKey}/resource (row 7): overwrite the resource the draft's key names. */
+/** PATCH /{projectKey}/resource: overwrite the resource the draft's key names. */
 export const overwriteResource = defineEndpoint({
   name: 'overwrite-resource',
   permissions: ['projects:read', 'projects:write'],
@@ -14,7 +14,6 @@ export const overwriteResource = defineEndpoint({
       path: '/{projectKey}/resource',
       access: MANAGE,
       body: 'json',
-      rows: [7],
       summary: 'Overwrite the resource named by the draft key.',
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Resources',

@@ -4,7 +4,7 @@ import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**
- * POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={x}/{two} (row 9): API
+ * POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={x}/{two}: API
  * Gateway routes the whole `uri-parameter-one=<x>` segment and the handler checks the prefix.
  */
 export const postComplexPath = defineEndpoint({
@@ -16,7 +16,6 @@ export const postComplexPath = defineEndpoint({
       path: '/{projectKey}/resource/artificially-complex/path/{uriParameterOne}/{uriParameterTwo}',
       access: MANAGE,
       body: 'json',
-      rows: [9],
       summary: 'Store an OutOfOrderPropertiesTestType under (uriParameterOne, uriParameterTwo); answer the named resource\'s objectTypeProperty.',
       pathParameters: {
         projectKey: PROJECT_KEY,

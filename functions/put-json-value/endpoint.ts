@@ -3,7 +3,7 @@ import { json, jsonBody } from '../../shared/http/contract/content';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** PUT /{projectKey}/resource/json-serializable-primitive-type (row 17): any JSON value, stored per project. */
+/** PUT /{projectKey}/resource/json-serializable-primitive-type: any JSON value, stored per project. */
 export const putJsonValue = defineEndpoint({
   name: 'put-json-value',
   permissions: ['projects:write'],
@@ -13,7 +13,6 @@ export const putJsonValue = defineEndpoint({
       path: '/{projectKey}/resource/json-serializable-primitive-type',
       access: MANAGE,
       body: 'json',
-      rows: [17],
       summary: 'Store any JSON value for the project and answer it.',
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Extensions',

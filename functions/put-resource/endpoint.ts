@@ -4,7 +4,7 @@ import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { CREATED, WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** PUT /{projectKey}/resource (row 8): create, or overwrite the resource the draft's key names. */
+/** PUT /{projectKey}/resource: create, or overwrite the resource the draft's key names. */
 export const putResource = defineEndpoint({
   name: 'put-resource',
   permissions: ['projects:read', 'projects:write'],
@@ -14,7 +14,6 @@ export const putResource = defineEndpoint({
       path: '/{projectKey}/resource',
       access: MANAGE,
       body: 'json',
-      rows: [8],
       summary: 'Create a resource, or overwrite the one named by the draft key.',
       pathParameters: { projectKey: PROJECT_KEY },
       tag: 'Resources',

@@ -5,7 +5,7 @@ import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parame
 import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** GET /{projectKey}/resource (row 1): the paged query of the collection. */
+/** GET /{projectKey}/resource: the paged query of the collection. */
 export const queryResources = defineEndpoint({
   name: 'query-resources',
   permissions: ['projects:read', 'queries:note'],
@@ -15,7 +15,6 @@ export const queryResources = defineEndpoint({
       path: '/{projectKey}/resource',
       access: READ,
       body: 'none',
-      rows: [1],
       summary: 'Query resources: where, sort, paging, and the declared typed parameters.',
       pathParameters: { projectKey: PROJECT_KEY },
       query: { ...RESOURCE_QUERY, unionParameter: { type: ['number', 'date-time', 'json'], shape: INTERFACE_OBJECT_TEST_TYPE } },

@@ -4,7 +4,7 @@ import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
 import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** GET /{projectKey}/resource/sorted-query-parameters (row 12): the paged query with only its own parameters. */
+/** GET /{projectKey}/resource/sorted-query-parameters: the paged query with only its own parameters. */
 export const querySortedResources = defineEndpoint({
   name: 'query-sorted-resources',
   permissions: ['projects:read', 'queries:note'],
@@ -14,7 +14,6 @@ export const querySortedResources = defineEndpoint({
       path: '/{projectKey}/resource/sorted-query-parameters',
       access: READ,
       body: 'none',
-      rows: [12],
       summary: 'Query resources with where, sort, limit, offset, withTotal, expand and var.* parameters.',
       pathParameters: { projectKey: PROJECT_KEY },
       query: PAGED_QUERY,

@@ -15,7 +15,6 @@ export const routeNotFound = defineEndpoint({
       path: FALLBACK_PATH,
       access: PUBLIC,
       body: 'none',
-      rows: [],
       summary: 'Unknown routes: 404 NotFound or 405 MethodNotAllowed.',
       pathParameters: {},
       responses: {},

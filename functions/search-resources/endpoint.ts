@@ -20,7 +20,7 @@ const SEARCH_QUERY: ParameterSpecs = {
   withTotal: PAGED_QUERY.withTotal,
 };
 
-/** GET /{projectKey}/resource/searchApiPattern (row 4): full-text search with filters and facets. */
+/** GET /{projectKey}/resource/searchApiPattern: full-text search with filters and facets. */
 export const searchResources = defineEndpoint({
   name: 'search-resources',
   permissions: ['projects:read'],
@@ -30,7 +30,6 @@ export const searchResources = defineEndpoint({
       path: '/{projectKey}/resource/searchApiPattern',
       access: READ,
       body: 'none',
-      rows: [4],
       summary: 'Full-text search with fuzzy matching, filters and facets.',
       pathParameters: { projectKey: PROJECT_KEY },
       query: SEARCH_QUERY,

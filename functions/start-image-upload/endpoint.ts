@@ -26,7 +26,6 @@ export const startImageUpload = defineEndpoint({
       path: '/{projectKey}/resource/images/uploads',
       access: MANAGE_PRODUCTS,
       body: 'none',
-      rows: [],
       summary: `Start an upload of a JPEG, PNG or GIF image of up to ${MAX_UPLOAD_BYTES} bytes: answers a presigned S3 URL to PUT it to.`,
       pathParameters: { projectKey: PROJECT_KEY },
       query: START_UPLOAD_QUERY,

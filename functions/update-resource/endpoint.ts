@@ -4,7 +4,7 @@ import { PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/path-parame
 import { WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/** POST /{projectKey}/resource/{id} (row 10): ordered update actions at an expected version. */
+/** POST /{projectKey}/resource/{id}: ordered update actions at an expected version. */
 export const updateResource = defineEndpoint({
   name: 'update-resource',
   permissions: ['projects:read', 'projects:write'],
@@ -14,7 +14,6 @@ export const updateResource = defineEndpoint({
       path: '/{projectKey}/resource/{id}',
       access: MANAGE,
       body: 'json',
-      rows: [10],
       summary: 'Apply update actions, in order, at the expected version.',
       pathParameters: { projectKey: PROJECT_KEY, id: RESOURCE_ID },
       tag: 'Resources',

@@ -8,7 +8,7 @@ import { IMAGE_TARGET_QUERY } from '../../shared/http/contract/query-parameter-s
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**
- * POST /{projectKey}/resource/images (row 13): an image in the body, stored in S3 and attached to
+ * POST /{projectKey}/resource/images: an image in the body, stored in S3 and attached to
  * a product variant. The literal `images` beats `{id}` at the gateway.
  */
 export const uploadImage = defineEndpoint({
@@ -20,7 +20,6 @@ export const uploadImage = defineEndpoint({
       path: '/{projectKey}/resource/images',
       access: MANAGE_PRODUCTS,
       body: 'binary',
-      rows: [13],
       summary: 'Upload a JPEG, PNG or GIF image to the variant chosen by sku or variant.',
       pathParameters: { projectKey: PROJECT_KEY },
       query: IMAGE_TARGET_QUERY,

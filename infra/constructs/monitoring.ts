@@ -5,6 +5,7 @@ import {
   ComparisonOperator,
   Dashboard,
   GraphWidget,
+  LogQueryWidget,
   MathExpression,
   Metric,
   TextWidget,
@@ -16,7 +17,7 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { FilterPattern, MetricFilter, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, MetricFilter, QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -49,6 +50,19 @@ export const REQUEST_METRICS = {
   QueryTimedOut: { pattern: FilterPattern.stringValue('$.code', '=', 'QueryTimedOut'), value: '1', unit: Unit.COUNT },
 } as const;
 
+/**
+ * The refusals a client meets, from the API's access log (infra/stack.ts, API_ACCESS_LOG_FORMAT):
+ * 429 throttled and 413 too large (the gateway's own, before any function), 401 and 403 (the
+ * functions', on the authorizer's verdict), counted per status, client id (`-` when no token was
+ * accepted), source IP and route.
+ */
+export const REFUSALS_PER_CLIENT_QUERY = new QueryString({
+  filterStatements: ['s in ["401", "403", "413", "429"]'],
+  statsStatements: ['count(*) as requests by s, c, ip, r'],
+  sort: 'requests desc',
+  limit: 100,
+});
+
 /** What each alarm fires on. README.md ("Alarms") says what each means and what to do. */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx, over each of 3 consecutive 5-minute periods. */
@@ -76,6 +90,8 @@ export interface MonitoringProps {
   functions: readonly IFunction[];
   /** The authorizer's log group: its refusal lines become the AuthorizerRefusals metric. */
   authorizerLogGroup: ILogGroup;
+  /** The API's access log, when the deployment keeps one: the refusals per client are queried from it. */
+  accessLogGroup?: ILogGroup;
   /** The log groups of the functions that write request lines: each gets the REQUEST_METRICS filters. */
   requestLogGroups: readonly ILogGroup[];
   /** The Lambda concurrency (account and region) above which to alarm; default 800 of the default quota of 1000. */
@@ -230,7 +246,7 @@ export class Monitoring extends Construct {
     const perFunction = (metricName: string, statistic: string) =>
       props.functions.map((fn) => fn.metric(metricName, { period, statistic, label: fn.node.id }));
     const graph = (title: string, left: IMetric[], width = 8) => new GraphWidget({ title, left, width, height: 6 });
-    new Dashboard(this, 'Dashboard', {
+    const dashboard = new Dashboard(this, 'Dashboard', {
       // Dashboard names are global to the account: the same stack in another region gets its own.
       dashboardName: `${props.stackName}-${Stack.of(this).region}`,
       widgets: [
@@ -258,5 +274,17 @@ export class Monitoring extends Construct {
         [graph('Queries past the budget (400 QueryTimedOut) per route', [perRoute('QueryTimedOut', 'Sum', 'QueryTimedOut')], 24)],
       ],
     });
+    if (props.accessLogGroup) {
+      const queryString = REFUSALS_PER_CLIENT_QUERY.toString();
+      dashboard.addWidgets(
+        new LogQueryWidget({ title: 'Refusals per client (access log)', logGroupNames: [props.accessLogGroup.logGroupName], queryString, width: 24, height: 6 }),
+      );
+      // The same query, saved in Logs Insights for any time range.
+      new QueryDefinition(this, 'RefusalsPerClient', {
+        queryDefinitionName: `${props.stackName}/refusals-per-client`,
+        queryString: REFUSALS_PER_CLIENT_QUERY,
+        logGroups: [props.accessLogGroup],
+      });
+    }
   }
 }

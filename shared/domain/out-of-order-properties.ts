@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Row 9: the body of POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}.
+ * The body of POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}.
  *
  * The interface types every field but says none is required. This service decides: the body must
  * name a resource by `id` or `key` (the answer is that resource's `objectTypeProperty`), every

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Resource } from './resource';
 
 /**
@@ -5,31 +6,33 @@ import type { Resource } from './resource';
  * schemas (update-actions.ts), so that the store that applies changes carries no validation.
  */
 
-/** The net effect of a list of actions: a field absent here is left as it is; `null` removes it. */
-export interface ResourceChanges {
-  someProperty?: string;
-  key?: string | null;
+/** The fields update actions may set: all but the identity, version and timestamps the store keeps. */
+type SettableFields = Omit<Resource, 'id' | 'version' | 'createdAt' | 'lastModifiedAt'>;
+
+/** The net effect of a list of actions: a field absent here is left as it is; `null` removes an optional one. */
+export type ResourceChanges = {
+  [F in keyof SettableFields]?: undefined extends SettableFields[F] ? SettableFields[F] | null : SettableFields[F];
+};
+
+/** Each field the changes name, with its new value (`null`: removed). */
+export function changedFields(changes: ResourceChanges): [keyof SettableFields, unknown][] {
+  return Object.entries(changes).filter(([, value]) => value !== undefined) as [keyof SettableFields, unknown][];
 }
 
 /** Whether applying the changes would alter the resource (an unchanged resource keeps its version). */
 export function changesAlter(resource: Resource, changes: ResourceChanges): boolean {
-  if (changes.someProperty !== undefined && changes.someProperty !== resource.someProperty) return true;
-  if (changes.key !== undefined && (changes.key ?? undefined) !== resource.key) return true;
-  return false;
+  return changedFields(changes).some(([field, value]) => !isDeepStrictEqual(value ?? undefined, resource[field]));
 }
 
 /** The resource after the changes, one version up (the store's write produces the same). */
 export function applyChanges(resource: Resource, changes: ResourceChanges, now: string): Resource {
   if (!changesAlter(resource, changes)) return resource;
-  const { key, ...rest } = resource;
-  const nextKey = changes.key === undefined ? key : (changes.key ?? undefined);
-  return {
-    ...rest,
-    ...(nextKey === undefined ? {} : { key: nextKey }),
-    ...(changes.someProperty === undefined ? {} : { someProperty: changes.someProperty }),
-    version: resource.version + 1,
-    lastModifiedAt: now,
-  };
+  const next: Record<string, unknown> = { ...resource, version: resource.version + 1, lastModifiedAt: now };
+  for (const [field, value] of changedFields(changes)) {
+    if (value === null) delete next[field];
+    else next[field] = value;
+  }
+  return next as Resource;
 }
 
 /**

@@ -77,7 +77,7 @@ export const ObjectTestType = z.strictObject({
 });
 export type Resource = z.infer<typeof ObjectTestType>;
 
-/** The interface's own ObjectTestType (`{version, objectTypeProperty}`), as row 1's unionParameter takes it. */
+/** The interface's own ObjectTestType (`{version, objectTypeProperty}`), as the unionParameter of GET /{projectKey}/resource takes it. */
 export const InterfaceObjectTestType = z.strictObject({
   version: z.optional(z.number()),
   objectTypeProperty: ArrayTestType,

@@ -3,19 +3,25 @@ import { ResourceKey, Version } from './resource';
 import type { ResourceChanges } from './resource-changes';
 
 /**
- * Update actions of POST /{projectKey}/resource/{id}. Each action sets one field, so applying a
- * list in order is the same as applying its net changes at once: the store writes those in a
- * single conditional update, which makes the request all-or-nothing.
+ * Update actions of POST /{projectKey}/resource/{id}: each is its schema and the fields it sets.
+ * Applying a list in order is the same as applying its net changes at once (a later action's field
+ * wins): the store writes those in a single conditional update, whatever fields they are, which
+ * makes the request all-or-nothing.
  */
-export const updateActionSchemas = {
-  doSomeThing: z.strictObject({ action: z.literal('doSomeThing') }),
-  changeSomeProperty: z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: z.string().check(z.maxLength(4096)) }),
+const action = <Schema extends z.ZodMiniType>(schema: Schema, changes: (action: z.infer<Schema>) => ResourceChanges) => ({ schema, changes });
+
+export const updateActions = {
+  doSomeThing: action(z.strictObject({ action: z.literal('doSomeThing') }), () => ({})),
+  changeSomeProperty: action(
+    z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: z.string().check(z.maxLength(4096)) }),
+    ({ someProperty }) => ({ someProperty }),
+  ),
   /** Beyond the interface: sets the key, or removes it when `key` is absent. */
-  setKey: z.strictObject({ action: z.literal('setKey'), key: z.optional(ResourceKey) }),
+  setKey: action(z.strictObject({ action: z.literal('setKey'), key: z.optional(ResourceKey) }), ({ key }) => ({ key: key ?? null })),
 };
 
-export type UpdateActionName = keyof typeof updateActionSchemas;
-export type UpdateAction = z.infer<(typeof updateActionSchemas)[UpdateActionName]>;
+export type UpdateActionName = keyof typeof updateActions;
+export type UpdateAction = z.infer<(typeof updateActions)[UpdateActionName]['schema']>;
 
 export const MAX_UPDATE_ACTIONS = 500;
 
@@ -25,22 +31,10 @@ export const UpdateRequest = z.strictObject({
 });
 
 export function isUpdateActionName(name: unknown): name is UpdateActionName {
-  return typeof name === 'string' && Object.hasOwn(updateActionSchemas, name);
+  return typeof name === 'string' && Object.hasOwn(updateActions, name);
 }
 
 export function netChanges(actions: readonly UpdateAction[]): ResourceChanges {
-  const changes: ResourceChanges = {};
-  for (const action of actions) {
-    switch (action.action) {
-      case 'doSomeThing':
-        break;
-      case 'changeSomeProperty':
-        changes.someProperty = action.someProperty;
-        break;
-      case 'setKey':
-        changes.key = action.key ?? null;
-        break;
-    }
-  }
-  return changes;
+  const changesOf = (update: UpdateAction) => (updateActions[update.action].changes as (update: UpdateAction) => ResourceChanges)(update);
+  return Object.assign({}, ...actions.map(changesOf)) as ResourceChanges;
 }

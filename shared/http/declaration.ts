@@ -48,7 +48,7 @@ export type Permission =
   | 'clients:countAttempts'
   | 'signingKey:sign'
   | 'signingKey:publicKey'
-  /** Put (row 13's body, or completion's copy) and, to undo a failed attach, delete image objects (the served bucket). */
+  /** Put (POST /{projectKey}/resource/images's body, or completion's copy) and, to undo a failed attach, delete image objects (the served bucket). */
   | 'images:write'
   /** Presign PUT URLs into the pending-uploads bucket: S3 checks the signer's s3:PutObject when the URL is used. */
   | 'uploads:presignPut'
@@ -90,8 +90,6 @@ export interface RouteDeclaration<Path extends string = string> {
   path: Path;
   access: Access;
   body: BodyKind;
-  /** Rows of the interface this route serves. */
-  rows: readonly number[];
   summary: string;
   /** Every `{parameter}` of the path, described. */
   pathParameters: Readonly<Record<PathParameterOf<Path>, PathParameterSpec>>;

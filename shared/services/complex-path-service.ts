@@ -29,7 +29,7 @@ export interface ComplexPathSegments {
 }
 
 /**
- * Row 9, POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}:
+ * POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}:
  * check the path, validate the body, find the resource the body names (id, else key), store the
  * body under (project, one, two), answer that resource's `objectTypeProperty`. Nothing is stored
  * when the path is not served, the body is invalid or the resource does not exist.

@@ -4,7 +4,7 @@ import { InvalidInputError, UnsupportedMediaTypeError } from '../domain/errors';
 import type { QueryParameters } from '../domain/query-parameters';
 
 /**
- * The checks both image uploads make — row 13's body and the two-step upload's S3 object: the
+ * The checks both image uploads make — POST /{projectKey}/resource/images's body and the two-step upload's S3 object: the
  * declared type, the bytes' magic number, the dimensions, and where the image goes.
  */
 

@@ -31,7 +31,7 @@ interface CheckedImage {
  * rule: the object exists before the variant records it, and if the record fails the object is
  * removed again, so no image exists without its variant and no variant points at a missing image.
  *
- * - Row 13 (`upload`): the bytes come in the request body (at most MAX_IMAGE_BYTES).
+ * - POST /{projectKey}/resource/images (`upload`): the bytes come in the request body (at most MAX_IMAGE_BYTES).
  * - The two-step upload: the client PUTs up to MAX_UPLOAD_BYTES straight to S3 with a presigned
  *   URL (UploadTicketService hands it out); completing (`completeUpload`) checks the object and
  *   attaches it.
@@ -44,7 +44,7 @@ export class ImageService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Row 13: the image is the request body. */
+  /** POST /{projectKey}/resource/images: the image is the request body. */
   async upload(projectKey: string, query: QueryParameters, contentTypeHeader: string | undefined, bytes: Buffer | undefined): Promise<Variant> {
     if (!bytes || bytes.length === 0) throw new InvalidInputError('The request body is empty: send the image bytes.');
     if (bytes.length > MAX_IMAGE_BYTES) throw new RequestEntityTooLargeError(MAX_IMAGE_BYTES);
@@ -59,7 +59,7 @@ export class ImageService {
   }
 
   /**
-   * Step 2: checks the pending object as row 13 checks a body, publishes a copy of it at a fresh
+   * Step 2: checks the pending object as POST /{projectKey}/resource/images checks a body, publishes a copy of it at a fresh
    * served key, then attaches that. The pending object lives where nothing serves it, so nothing
    * unchecked is ever public. Nothing uploaded yet is 409 and the upload stays open; an object
    * that fails a check is deleted with its upload. Only the completion that removes the pending

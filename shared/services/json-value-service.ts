@@ -3,7 +3,7 @@ import type { JsonValue } from '../domain/extensions/binding';
 import { isJsonValue } from '../domain/json-value';
 import type { JsonValueStore } from '../store/json-value-store';
 
-/** Row 17: any JSON value, stored for the project and answered back. */
+/** PUT /{projectKey}/resource/json-serializable-primitive-type: any JSON value, stored for the project and answered back. */
 export class JsonValueService {
   constructor(private readonly store: JsonValueStore) {}
 

@@ -1,6 +1,6 @@
 import { InvalidInputError, InvalidOperationError, RequiredFieldError } from '../domain/errors';
 import { ObjectTestTypeDraft, type Resource } from '../domain/resource';
-import { isUpdateActionName, netChanges, UpdateRequest, updateActionSchemas, type UpdateAction } from '../domain/update-actions';
+import { isUpdateActionName, netChanges, UpdateRequest, updateActions, type UpdateAction } from '../domain/update-actions';
 import { validate } from '../domain/validation';
 import type { ResourceStore } from '../store/resource-store';
 import { storedId } from './resource-service';
@@ -13,17 +13,17 @@ import { storedId } from './resource-service';
 export class ResourceEditService {
   constructor(private readonly store: ResourceStore) {}
 
-  /** Row 6: create; a draft whose key is held overwrites that resource (a create is what is expected). */
+  /** POST /{projectKey}/resource: create; a draft whose key is held overwrites that resource (a create is what is expected). */
   create(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
     return this.createOrOverwrite(projectKey, body, { expectHeld: false });
   }
 
-  /** Row 8: create, or overwrite the resource that holds the draft's key (an overwrite is what is expected). */
+  /** PUT /{projectKey}/resource: create, or overwrite the resource that holds the draft's key (an overwrite is what is expected). */
   upsert(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
     return this.createOrOverwrite(projectKey, body, { expectHeld: true });
   }
 
-  /** Row 7: overwrite the resource that holds the draft's key. */
+  /** PATCH /{projectKey}/resource: overwrite the resource that holds the draft's key. */
   async overwrite(projectKey: string, body: unknown): Promise<Resource> {
     const draft = validate(ObjectTestTypeDraft, body);
     if (draft.key === undefined) throw new RequiredFieldError('key', 'the draft must name the resource to overwrite by its key.');
@@ -35,14 +35,14 @@ export class ResourceEditService {
     return resource;
   }
 
-  /** Row 10: actions applied in order, all or nothing, at the expected version. */
+  /** POST /{projectKey}/resource/{id}: actions applied in order, all or nothing, at the expected version. */
   async update(projectKey: string, id: string, body: unknown): Promise<Resource> {
     const request = validate(UpdateRequest, body);
     const actions = request.actions.map(validateAction);
     return this.store.update(projectKey, storedId(id), request.version, netChanges(actions));
   }
 
-  /** Rows 6 and 8 answer alike; what the caller expects only picks the store's cheaper first step. */
+  /** POST and PUT /{projectKey}/resource answer alike; what the caller expects only picks the store's cheaper first step. */
   private async createOrOverwrite(projectKey: string, body: unknown, { expectHeld }: { expectHeld: boolean }) {
     const draft = validate(ObjectTestTypeDraft, body);
     if (draft.key === undefined) {
@@ -60,8 +60,8 @@ export class ResourceEditService {
 function validateAction(action: unknown, index: number): UpdateAction {
   const name = (action as { action?: unknown } | null)?.action;
   if (!isUpdateActionName(name)) {
-    const known = Object.keys(updateActionSchemas).join(', ');
+    const known = Object.keys(updateActions).join(', ');
     throw new InvalidInputError(`actions[${index}]: unknown update action ${JSON.stringify(name ?? null)}; known actions are ${known}.`);
   }
-  return validate(updateActionSchemas[name], action, `actions[${index}]`);
+  return validate(updateActions[name].schema, action, `actions[${index}]`);
 }

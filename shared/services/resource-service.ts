@@ -11,7 +11,7 @@ import type { ResourceStore } from '../store/resource-store';
 export class ResourceService {
   constructor(private readonly store: ResourceStore) {}
 
-  /** Rows 2 and 3: the path segment is an id, or `key=<key>`. */
+  /** GET /{projectKey}/resource/{id}: the path segment is an id, or `key=<key>`. */
   async read(projectKey: string, idOrKeySegment: string): Promise<Resource> {
     const key = keyOfSegment(idOrKeySegment);
     const resource =
@@ -22,7 +22,7 @@ export class ResourceService {
     return resource;
   }
 
-  /** Row 11, with an optional expected version. */
+  /** DELETE /{projectKey}/resource/{id}, with an optional expected version. */
   async delete(projectKey: string, id: string, expectedVersion: number | undefined): Promise<Resource> {
     return this.store.delete(projectKey, storedId(id), expectedVersion);
   }
@@ -34,7 +34,7 @@ export class ResourceService {
  */
 export function storedId(id: string): string {
   if (isResourceId(id)) return id;
-  // Only reads take `key=<key>` (rows 2 and 3); a delete or an update by key would otherwise be told that no such id exists.
+  // Only reads take `key=<key>` (GET /{projectKey}/resource/key={key}); a delete or an update by key would otherwise be told that no such id exists.
   if (id.startsWith('key=')) {
     throw new DomainError([
       { code: 'ResourceNotFound', message: `Updates and deletes name the resource by its id, not by '${id}': GET /{projectKey}/resource/${id} answers its id.` },

@@ -8,7 +8,7 @@ import { FULL_READ_SIZE } from './query-reads';
 import { pageRequestOf } from './query-service';
 
 /**
- * Search over a project's resources (row 4): full-text, filters and facets, evaluated here over
+ * Search over a project's resources (GET /{projectKey}/resource/searchApiPattern): full-text, filters and facets, evaluated here over
  * the resources `filter.query` allows — named ids or keys, or a range of ids, `createdAt` or (with
  * the deployment's index) `lastModifiedAt` — else every resource of the project, within the query
  * budget. Apart from the `where` queries (query-service.ts), so that neither function carries the
@@ -24,7 +24,7 @@ export class ResourceSearchService {
     this.budget = budget.advising(QueryBudget.SEARCH_ADVICE);
   }
 
-  /** Row 4: full-text, filters and facets. Facets count over every resource of the facet base. */
+  /** Full-text, filters and facets. Facets count over every resource of the facet base. */
   async search(projectKey: string, query: QueryParameters): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
     const search = compileSearch(query.entries, resourceJsonSchema());
     const sort = query.all('sort');

@@ -1,7 +1,7 @@
 import type { OutOfOrderPropertiesTestType } from '../domain/out-of-order-properties';
 
 /**
- * Row 9's documents: one OutOfOrderPropertiesTestType per (project, uriParameterOne,
+ * The documents of POST /{projectKey}/resource/artificially-complex/path/…: one OutOfOrderPropertiesTestType per (project, uriParameterOne,
  * uriParameterTwo). The DynamoDB adapter is the one implementation.
  */
 export interface ComplexPathStore {

@@ -5,7 +5,7 @@
  * that let clients PUT pending objects are another port's (pending-upload-signer.ts).
  */
 export interface ImageStorage {
-  /** Writes a served image (row 13's checked body). */
+  /** Writes a served image (the checked body of POST /{projectKey}/resource/images). */
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
   /** Removes a served image. */
   delete(key: string): Promise<void>;

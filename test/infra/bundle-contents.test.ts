@@ -15,10 +15,10 @@ async function inputsOf(name: string): Promise<string[]> {
 
 /**
  * The functions that validate something with a zod schema: a body (drafts, update actions, the
- * complex path's document), row 1's JSON query parameter (contract/parameter-shapes.ts) or a stored
+ * complex path's document), the JSON query parameter of GET /{projectKey}/resource (contract/parameter-shapes.ts) or a stored
  * extension binding. Every other function carries no zod at all: schemas of the answers are the
- * document's (the schema catalogue), ids, keys and row 17's JSON values are checked with plain
- * functions.
+ * document's (the schema catalogue), ids, keys and the stored JSON values are checked with
+ * plain functions.
  */
 const VALIDATING = [
   'create-resource',

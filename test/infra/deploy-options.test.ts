@@ -29,7 +29,6 @@ beforeAll(() => {
     signingKeyVersions: ['2', '1'],
     alarmEmail: 'ops@example.com',
     customDomain: { domain: 'example.com', hostedZone: { id: 'Z123', name: 'example.com' } },
-    accessLog: true,
   });
 });
 
@@ -143,19 +142,29 @@ describe('token issuer with a custom domain', () => {
 });
 
 describe('-c accessLog', () => {
-  it('true: API Gateway logs every request as one JSON line to a log group kept 3 months (APIG1 met)', () => {
-    configured.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+  it('on by default: API Gateway logs every request as one JSON line to a log group kept 3 months (APIG1 met)', () => {
+    plain.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       AccessLogSettings: { DestinationArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^ApiAccessLogs'), 'Arn'] }, Format: JSON.stringify(API_ACCESS_LOG_FORMAT) },
     });
-    configured.template.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 90 } });
-    // What only the access log can say: requests refused before any function; never a header or a token.
-    expect(Object.values(API_ACCESS_LOG_FORMAT)).toEqual(expect.arrayContaining(['$context.requestId', '$context.identity.sourceIp', '$context.status', '$context.authorizer.error']));
+    plain.hasResource('AWS::Logs::LogGroup', { DeletionPolicy: 'Retain', Properties: { RetentionInDays: 90 } });
+  });
+
+  it('the line tells each refusal apart, per client: status, route, client id or source IP, request id, the gateway\'s error; never a header or a token', () => {
+    expect(API_ACCESS_LOG_FORMAT).toMatchObject({
+      s: '$context.status',
+      r: '$context.routeKey',
+      c: '$context.authorizer.clientId',
+      ip: '$context.identity.sourceIp',
+      id: '$context.requestId',
+      e: '$context.error.message',
+    });
     expect(JSON.stringify(API_ACCESS_LOG_FORMAT)).not.toMatch(/header|authorization/i);
   });
 
-  it('off by default: no access log, no log group for it', () => {
-    plain.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.absent() });
-    expect(Object.keys(plain.findResources('AWS::Logs::LogGroup')).filter((id) => id.startsWith('ApiAccessLogs'))).toEqual([]);
+  it('false: no access log, no log group for it, APIG1 acknowledged', () => {
+    const off = build({ accessLog: false }).template;
+    off.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.absent() });
+    expect(Object.keys(off.findResources('AWS::Logs::LogGroup')).filter((id) => id.startsWith('ApiAccessLogs'))).toEqual([]);
   });
 
   it('the cost model prices what the stack deploys by default (bench/cost.ts), the other choice beside it', async () => {
@@ -163,10 +172,10 @@ describe('-c accessLog', () => {
     expect(ASSUMPTIONS.accessLog).toBe(Object.values(plain.findResources('AWS::ApiGatewayV2::Stage')).some((stage: any) => stage.Properties.AccessLogSettings));
   });
 
-  it('is read from the context as true only when it says so', () => {
+  it('is read from the context as off only when it says false', () => {
     const accessLog = (value: unknown) => deploymentContext((name) => ({ region: 'r', cloudProvider: 'c', accessLog: value })[name]).accessLog;
-    expect([accessLog('true'), accessLog(' true '), accessLog(true)]).toEqual([true, true, true]);
-    expect([accessLog(undefined), accessLog('false'), accessLog('yes')]).toEqual([false, false, false]);
+    expect([accessLog('false'), accessLog(' false '), accessLog(false)]).toEqual([false, false, false]);
+    expect([accessLog(undefined), accessLog('true'), accessLog(true)]).toEqual([true, true, true]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ALARM_THRESHOLDS, REQUEST_METRICS, metricsNamespaceOf } from '../../infra/constructs/monitoring';
+import { ALARM_THRESHOLDS, REFUSALS_PER_CLIENT_QUERY, REQUEST_METRICS, metricsNamespaceOf } from '../../infra/constructs/monitoring';
 import { endpoints, fallback } from '../../functions/endpoints';
 import { logger } from '../../shared/observability/logger';
 import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
@@ -246,5 +246,33 @@ describe('dashboard', () => {
     for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{[\\\\]*"${METRICS_NAMESPACE}[\\\\]*",route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
     const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention'));
     for (const fn of functions) expect(body, fn).toContain(fn);
+  });
+});
+
+describe('refusals per client, from the API\'s access log', () => {
+  const query = REFUSALS_PER_CLIENT_QUERY.toString();
+
+  it('counts 401, 403, 413 and 429 per status, client id, source IP and route', () => {
+    expect(query).toMatch(/filter s in \["401", "403", "413", "429"\]/);
+    expect(query).toMatch(/stats count\(\*\) as requests by s, c, ip, r/);
+  });
+
+  it('is a saved Logs Insights query on the access log, and a widget of the dashboard', () => {
+    plain.hasResourceProperties('AWS::Logs::QueryDefinition', {
+      Name: `${STACK_NAME}/refusals-per-client`,
+      QueryString: query,
+      LogGroupNames: [{ Ref: Match.stringLikeRegexp('^ApiAccessLogs') }],
+    });
+    const [dashboard] = Object.values(plain.findResources('AWS::CloudWatch::Dashboard')) as any[];
+    // The body is JSON joined around the log group's name: `..."query":"SOURCE '<access log>' | <query>"...`.
+    const parts = dashboard.Properties.DashboardBody['Fn::Join'][1] as any[];
+    const at = parts.findIndex((part) => /^ApiAccessLogs/.test(part?.Ref ?? ''));
+    expect(parts.join('')).toMatch(/"type":"log","width":24,"height":6,"x":0,"y":\d+,"properties":\{"view":"table","title":"Refusals per client/);
+    expect(parts[at - 1]).toMatch(/"query":"SOURCE '$/);
+    expect(parts[at + 1]).toContain(`' | ${JSON.stringify(query).slice(1, -1)}`);
+  });
+
+  it('is not there when the deployment turns the access log off', () => {
+    expect(synth({ accessLog: false }).findResources('AWS::Logs::QueryDefinition')).toEqual({});
   });
 });

@@ -123,9 +123,8 @@ describe('what the acknowledgements rely on', () => {
     }
   });
 
-  it('without -c accessLog: no access log (APIG1 acknowledged): the request lines and the authorizer\'s refusal lines log what reaches a function', () => {
-    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.absent() });
-    expect(Object.keys(template.findResources('AWS::Logs::LogGroup')).filter((id) => id.startsWith('ApiAccessLogs'))).toEqual([]);
+  it('keeps the API\'s access log by default (APIG1), beside the request lines of what reaches a function', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { AccessLogSettings: Match.objectLike({ Format: Match.stringLikeRegexp('context.status') }) });
     // Every function that answers a route has the metric filters of its request lines (test/infra/monitoring.test.ts).
     expect(Object.keys(template.findResources('AWS::Logs::MetricFilter')).length).toBeGreaterThan(0);
   });

@@ -291,10 +291,11 @@ describe('images bucket', () => {
 });
 
 describe('durability', () => {
-  it('keeps every log group for a bounded time: functions a month (no access log unless -c accessLog=true: test/infra/deploy-options.test.ts)', () => {
-    const logGroups = Object.values(template.findResources('AWS::Logs::LogGroup')).map((group: any) => group.Properties.RetentionInDays);
+  it('keeps every log group for a bounded time: functions a month, the API\'s access log 3 months', () => {
+    const logGroups = Object.entries(template.findResources('AWS::Logs::LogGroup')).map(([id, group]: [string, any]) => [id.startsWith('ApiAccessLogs'), group.Properties.RetentionInDays]);
     const functions = Object.keys(template.findResources('AWS::Lambda::Function')).length;
-    expect(logGroups).toEqual(Array(functions).fill(30));
+    expect(logGroups.filter(([access]) => !access).map(([, days]) => days)).toEqual(Array(functions).fill(30));
+    expect(logGroups.filter(([access]) => access).map(([, days]) => days)).toEqual([90]);
   });
 
   it('encrypts the table with KMS (AWS managed key) and keeps the images bucket versioned behind a public-access block', () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { call, draftExample, tokenFor, uniqueKey } from './api-client';
 
-/** Row 9: POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}. */
+/** POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}. */
 const example = JSON.parse(
   readFileSync(new URL('../fixtures/examples/out-of-order-properties-test-type.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
@@ -33,7 +33,7 @@ function expectError(answer: { status: number; body: any }, status: number, code
   expect(answer.body.message).toBe(answer.body.errors[0].message);
 }
 
-describe('POST artificially-complex path (row 9)', () => {
+describe('POST artificially-complex path', () => {
   it('answers 201 for a new document, then 200 when it replaces it, each with the objectTypeProperty', async () => {
     const resource = await createResource();
     const path = freshPath();

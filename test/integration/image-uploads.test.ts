@@ -46,7 +46,7 @@ const servedAddressesOf = (ticket: Ticket) => {
 };
 
 describe('two-step image upload through a presigned S3 URL', () => {
-  it('takes a 6 MB PNG (over row 13\'s limit): start, PUT to S3, complete; the image URL serves the same bytes', async () => {
+  it('takes a 6 MB PNG (over the limit of POST /{projectKey}/resource/images): start, PUT to S3, complete; the image URL serves the same bytes', async () => {
     const image = noisyPng(1000, 2000);
     expect(image.length).toBeGreaterThan(6_000_000);
     const sku = uniqueKey('sku');
@@ -69,7 +69,7 @@ describe('two-step image upload through a presigned S3 URL', () => {
 
     const completed = await completeUpload(ticket.uploadId);
     expect(completed.status).toBe(200);
-    // Row 13's answer: the variant with its images' addresses.
+    // The answer of POST /{projectKey}/resource/images: the variant with its images' addresses.
     expect(completed.body).toMatchObject({ id: expect.stringMatching(/^\d+$/), sku, images: [] });
     expect(completed.body.stagedImages).toHaveLength(1);
     const [staged] = completed.body.stagedImages;

@@ -22,13 +22,13 @@ const upload = async (query: string, body: Buffer | undefined, contentType = 'im
     headers: body === undefined ? {} : { 'content-type': contentType },
   });
 
-describe('image upload (row 13)', () => {
+describe('image upload (POST /{projectKey}/resource/images)', () => {
   it('stores the image, creates the variant on its first image, and serves the same bytes', async () => {
     const sku = uniqueKey('sku');
     const image = png(3, 2);
     const answer = await upload(`sku=${sku}&filename=front.png`, image);
     expect(answer.status).toBe(200);
-    // semantics.md, row 13: {id, sku, images: [address...], stagedImages: [...]}, each address fetchable.
+    // The answer: {id, sku, images: [address...], stagedImages: [...]}, each address fetchable.
     expect(answer.body).toEqual({ id: expect.stringMatching(/^\d+$/), sku, images: [], stagedImages: [expect.stringMatching(/\/front\.png$/)] });
     const [staged] = answer.body.stagedImages;
 

@@ -93,7 +93,7 @@ const uniqueInstantNear = (sorted: Resource[], start: number, step: 1 | -1): str
 };
 const all = async (project: string) => (await evaluator.query(project, parametersOf('limit=500&withTotal=false'))).results;
 
-describe('with the lastModifiedAt index (rows 1, 5, 12)', () => {
+describe('with the lastModifiedAt index (GET and HEAD /{projectKey}/resource, GET …/sorted-query-parameters)', () => {
   it('sort=lastModifiedAt desc|asc, limit 20: the evaluator\'s answer, one index page and one BatchGetItem, whatever the project size', async () => {
     const units: Record<string, number> = {};
     for (const project of [SMALL, LARGE]) {

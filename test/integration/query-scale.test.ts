@@ -66,7 +66,7 @@ const query = (path: string) => gateway.send('GET', `/${PROJECT}/resource${path}
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 const idsOf = (resources: { id: string }[]) => resources.map((resource) => resource.id);
 
-describe('index-answerable queries read about one page (rows 1, 5, 12)', () => {
+describe('index-answerable queries read about one page (GET and HEAD /{projectKey}/resource, GET …/sorted-query-parameters)', () => {
   it('key = …: the key sentinel and the resource, about 2 read units, with an exact total', async () => {
     const observed = await query(`?${where('key = "s-123"')}`);
     expect(observed.answer.statusCode).toBe(200);
@@ -233,7 +233,7 @@ describe('queries no index answers: exact within the budget, else 400 QueryTimed
   });
 });
 
-describe('search narrowed by filter.query reads only what it allows (row 4)', () => {
+describe('search narrowed by filter.query reads only what it allows (GET /{projectKey}/resource/searchApiPattern)', () => {
   const search = (parameters: string) => gateway.send('GET', `/${PROJECT}/resource/searchApiPattern?${parameters}`);
   const filterQuery = (expression: string) => `filter.query=${encodeURIComponent(expression)}`;
   const intsOf = (resource: Resource) => resource.objectTypeProperty.arrayOfIntExample ?? [];

@@ -32,7 +32,7 @@ const get = async (path: string, token?: string) => call('GET', `/${project}/res
 const ids = (answer: { body: any }) => answer.body.results.map((resource: any) => resource.id);
 const sortedIds = () => seeded.map((resource) => resource.id).sort();
 
-describe('paged query (rows 1 and 12)', () => {
+describe('paged query (GET /{projectKey}/resource and …/sorted-query-parameters)', () => {
   for (const path of ['', '/sorted-query-parameters']) {
     it(`${path || '/'}: answers {limit, offset, count, total, results} in id order by default`, async () => {
       const answer = await get(`${path}?limit=5`);
@@ -162,7 +162,7 @@ describe('paged query (rows 1 and 12)', () => {
   });
 });
 
-describe('HEAD /resource (row 5)', () => {
+describe('HEAD /{projectKey}/resource', () => {
   const head = async (query: string) => call('HEAD', `/${project}/resource${query}`, { token: await tokenFor() });
 
   it('is 200 when a resource matches and 404 when none does, without a body', async () => {
@@ -189,14 +189,14 @@ describe('HEAD /resource (row 5)', () => {
     expect((await head('?where=%28%28')).status).toBe(400);
   });
 
-  it('refuses a sort GET would refuse (row 1\'s parameters), and takes a good one', async () => {
+  it('refuses a sort GET would refuse (the parameters of GET /{projectKey}/resource), and takes a good one', async () => {
     expect((await head(`?sort=${encodeURIComponent('nope asc')}`)).status).toBe(400);
     expect((await head(`?sort=createdAt`)).status).toBe(400);
     expect((await head(`?where=${encodeURIComponent('key = "q-03"')}&sort=${encodeURIComponent('createdAt desc')}`)).status).toBe(200);
   });
 });
 
-describe('search (row 4)', () => {
+describe('search (GET /{projectKey}/resource/searchApiPattern)', () => {
   const search = (query: string) => get(`/searchApiPattern?${query}`);
 
   it('finds resources by text, exactly or fuzzily within the default level', async () => {

@@ -3,7 +3,7 @@ import { call, draftExample, tokenFor, uniqueKey } from './api-client';
 
 const create = async (draft: object) => call('POST', '/demo/resource', { token: await tokenFor(), json: draft });
 
-describe('resource lifecycle (rows 2, 3, 6, 10, 11)', () => {
+describe('resource lifecycle (POST /{projectKey}/resource, GET, POST and DELETE /{projectKey}/resource/{id})', () => {
   it('creates, reads by id and key, updates, and deletes', async () => {
     const token = await tokenFor();
     const key = uniqueKey();
@@ -196,7 +196,7 @@ describe('resource lifecycle (rows 2, 3, 6, 10, 11)', () => {
   });
 });
 
-describe('overwrite by key (rows 6, 7, 8)', () => {
+describe('overwrite by key (POST, PATCH and PUT /{projectKey}/resource)', () => {
   const replacement = { ...draftExample.objectTypeProperty, arrayOfStringExample: ['replaced'] };
 
   it('POST with an existing key updates that resource in place (200, version + 1)', async () => {

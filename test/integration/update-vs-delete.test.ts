@@ -7,8 +7,8 @@ import { call, draftExample, tokenFor, uniqueKey } from './api-client';
 import { localTable } from './test-clients';
 
 /**
- * An update that loses to a delete is 404 ResourceNotFound (semantics row 10: "including one
- * deleted while the update ran"), never a 409 without `currentVersion`.
+ * An update that loses to a delete is 404 ResourceNotFound (an update of a resource
+ * deleted while the update ran is an update of a missing resource), never a 409 without `currentVersion`.
  */
 
 describe('an update racing a delete', () => {

@@ -1,7 +1,7 @@
 /**
- * The two-step image upload for images too large for row 13's body: the client asks for an upload
+ * The two-step image upload for images too large for the body of POST /{projectKey}/resource/images: the client asks for an upload
  * (`POST …/images/uploads`), PUTs the bytes straight to S3 with the presigned URL it gets, then
- * completes it (`POST …/images/uploads/{uploadId}`), which checks the object as row 13 checks a body.
+ * completes it (`POST …/images/uploads/{uploadId}`), which checks the object as that route checks a body.
  * No image-size here: the route table imports these limits into every function.
  */
 

@@ -1,7 +1,7 @@
 import type { Variant, VariantAnswer } from './variant';
 
 /**
- * What row 13 and the upload's completion answer: the variant with its images' addresses. The
+ * What POST /{projectKey}/resource/images and the upload's completion answer: the variant with its images' addresses. The
  * store keeps more of each image (dimensions, type, label: what was checked); the contract answers
  * addresses. Apart from variant.ts so that the image functions carry no zod.
  */

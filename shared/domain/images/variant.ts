@@ -20,7 +20,7 @@ export const Variant = z.object({
 export type Variant = z.infer<typeof Variant>;
 
 /**
- * Row 13's answer (semantics.md): the variant with the addresses of its images, each fetchable;
+ * The answer of POST /{projectKey}/resource/images: the variant with the addresses of its images, each fetchable;
  * `id` a string, as the interface's Variant has it.
  */
 export const VariantAnswer = z.object({

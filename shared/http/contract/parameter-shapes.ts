@@ -28,5 +28,5 @@ function namedShape(name: SchemaName, schema: z.ZodMiniType): NamedShape {
   };
 }
 
-/** Row 1's `unionParameter` in its JSON form. */
+/** The `unionParameter` of GET /{projectKey}/resource in its JSON form. */
 export const INTERFACE_OBJECT_TEST_TYPE = namedShape('InterfaceObjectTestType', InterfaceObjectTestType);

@@ -2,12 +2,12 @@ import { MAX_OFFSET } from '../../domain/limits';
 import type { ParameterSpecs } from '../parameters';
 
 /**
- * Query parameters several endpoints share. Row 1's own set, which validates JSON values with a
+ * Query parameters several endpoints share. GET /{projectKey}/resource's own set, which validates JSON values with a
  * resource schema, is apart (resource-query-parameter-specs.ts): a function that imports these
  * carries no schema.
  */
 
-/** The paged query of the commercetools family (rows 1, 5 and 12); `var.<name>` joins them. */
+/** The paged query of the commercetools family (GET and HEAD /{projectKey}/resource, GET …/sorted-query-parameters); `var.<name>` joins them. */
 export const PAGED_QUERY = {
   where: { type: 'string', repeatable: true, description: 'Query predicate; several are AND-ed' },
   sort: { type: 'string', repeatable: true, description: '`<field> asc|desc`, applied in order' },
@@ -17,7 +17,7 @@ export const PAGED_QUERY = {
   expand: { type: 'string', repeatable: true, description: 'Accepted; the resource has no references' },
 } as const satisfies ParameterSpecs;
 
-/** Row 13's parameters, shared by both ways to upload: which variant gets the image, its file name, staged or published too. */
+/** The parameters of POST /{projectKey}/resource/images, shared by both ways to upload: which variant gets the image, its file name, staged or published too. */
 export const IMAGE_TARGET_QUERY = {
   filename: { type: 'string' },
   variant: { type: 'integer', min: 1 },

@@ -2,10 +2,10 @@ import type { ParameterSpecs } from '../parameters';
 import { PAGED_QUERY } from './query-parameter-specs';
 
 /**
- * The declared parameters rows 1 and 5 share (paging and the interface's typed parameters),
- * checked by type: they do not narrow the result. Row 1 adds `unionParameter`, whose JSON form is
- * checked against the interface's ObjectTestType (functions/query-resources/endpoint.ts, contract/parameter-shapes.ts);
- * row 5 does not declare it.
+ * The declared parameters GET and HEAD /{projectKey}/resource share (paging and the interface's
+ * typed parameters), checked by type: they do not narrow the result. GET adds `unionParameter`,
+ * whose JSON form is checked against the interface's ObjectTestType
+ * (functions/query-resources/endpoint.ts, contract/parameter-shapes.ts); HEAD does not declare it.
  */
 export const RESOURCE_QUERY = {
   ...PAGED_QUERY,

@@ -3,22 +3,20 @@ import { JsonValueSchema } from '../../domain/extensions/binding';
 import { OutOfOrderPropertiesTestType } from '../../domain/out-of-order-properties';
 import { pageOf } from '../../domain/query';
 import { ArrayTestType, InterfaceObjectTestType, ObjectTestType, ObjectTestTypeDraft } from '../../domain/resource';
-import { MAX_UPDATE_ACTIONS, UpdateRequest, updateActionSchemas, type UpdateActionName } from '../../domain/update-actions';
+import { MAX_UPDATE_ACTIONS, UpdateRequest, updateActions, type UpdateActionName } from '../../domain/update-actions';
 import type { DocumentSchema } from './document-schema';
 
 /** The resource's schemas as the API names them: the domain's own zod schemas, never copies. */
 
 const PagedQueryResult = pageOf(ObjectTestType);
 
-type UpdateActionSchema = (typeof updateActionSchemas)[UpdateActionName];
-const UpdateAction = z.discriminatedUnion('action', Object.values(updateActionSchemas) as [UpdateActionSchema, ...UpdateActionSchema[]]);
+type UpdateActionSchema = (typeof updateActions)[UpdateActionName]['schema'];
+const UpdateAction = z.discriminatedUnion('action', Object.values(updateActions).map((action) => action.schema) as [UpdateActionSchema, ...UpdateActionSchema[]]);
 
-/** Each update action under its own name (`changeSomeProperty`: ChangeSomePropertyAction); a new action does not compile until named here. */
-const actionSchemas: { [A in UpdateActionName as `${Capitalize<A>}Action`]: DocumentSchema } = {
-  DoSomeThingAction: { schema: updateActionSchemas.doSomeThing },
-  ChangeSomePropertyAction: { schema: updateActionSchemas.changeSomeProperty },
-  SetKeyAction: { schema: updateActionSchemas.setKey },
-};
+/** Each update action under its own name (`changeSomeProperty`: ChangeSomePropertyAction). */
+const actionSchemas = Object.fromEntries(
+  Object.entries(updateActions).map(([name, action]) => [`${name[0]!.toUpperCase()}${name.slice(1)}Action`, { schema: action.schema }]),
+) as unknown as Record<`${Capitalize<UpdateActionName>}Action`, DocumentSchema>; // fromEntries forgets the names
 
 export const resourceSchemas = {
   ObjectTestType: {
@@ -31,7 +29,7 @@ export const resourceSchemas = {
   },
   InterfaceObjectTestType: {
     schema: InterfaceObjectTestType,
-    description: "The interface's own ObjectTestType (`{version, objectTypeProperty}`), as row 1's `unionParameter` takes it.",
+    description: "The interface's own ObjectTestType (`{version, objectTypeProperty}`), as the `unionParameter` of GET /{projectKey}/resource takes it.",
   },
   ArrayTestType: { schema: ArrayTestType, description: "The interface's ArrayTestType; every field optional, but constrained when present." },
   PagedQueryResult: { schema: PagedQueryResult, description: 'A page of resources.' },

@@ -5,7 +5,7 @@ import { translateEngineError } from './errors';
 import { projectPartition } from './keys';
 
 /**
- * Row 9's documents in the service's table, in the project's partition beside its resources:
+ * The complex path's documents (POST /{projectKey}/resource/artificially-complex/path/…) in the service's table, in the project's partition beside its resources:
  *
  *   pk = PROJECT#<projectKey>   sk = COMPLEX#<encodeURIComponent(one)>#<encodeURIComponent(two)>
  *

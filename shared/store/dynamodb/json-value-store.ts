@@ -5,7 +5,7 @@ import { translateEngineError } from './errors';
 import { projectPartition } from './keys';
 
 /**
- * Each project's JSON value (row 17), one item:
+ * Each project's JSON value (PUT /{projectKey}/resource/json-serializable-primitive-type), one item:
  *
  *   pk = PROJECT#<projectKey>   sk = JSON_VALUE   json = the value as a JSON string
  *

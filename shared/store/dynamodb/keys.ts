@@ -25,8 +25,8 @@
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
  *   pk = CLIENT#<clientId>      sk = ATTEMPTS#<window>#<source>   its brute-force brake counter per source address
  *
- * The other items of a project (variants, skus, uploads, extension bindings, row 9's and row 17's
- * documents) are keyed by their own adapters; docs/design.md lists them all. None starts with
+ * The other items of a project (variants, skus, uploads, extension bindings, the complex path's
+ * documents and the JSON value) are keyed by their own adapters; docs/design.md lists them all. None starts with
  * `RESOURCE#`, so resource queries never see them.
  */
 export const projectPartition = (projectKey: string) => `PROJECT#${projectKey}`;

@@ -2,7 +2,7 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWr
 import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '../../domain/errors';
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
-import { applyChanges, changesAlter, modificationTime, type ResourceChanges } from '../../domain/resource-changes';
+import { applyChanges, changedFields, changesAlter, modificationTime, type ResourceChanges } from '../../domain/resource-changes';
 import { TOMBSTONE_LIFETIME_MS } from '../../domain/query/position-checkpoints';
 import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
@@ -78,23 +78,25 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   async update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource> {
     if (changes.key !== undefined) return withRetries(() => this.updateWithKey(projectKey, id, expectedVersion, changes));
-    if (changes.someProperty === undefined) return this.unchanged(projectKey, id, expectedVersion);
+    if (changedFields(changes).length === 0) return this.unchanged(projectKey, id, expectedVersion);
     const clock = new ModificationClock(this.now);
-    return withRetries(() => this.setSomeProperty(projectKey, id, expectedVersion, changes.someProperty!, clock));
+    return withRetries(() => this.writeChanges(projectKey, id, expectedVersion, changes, clock));
   }
 
-  /** One conditional UpdateItem: version check, change and increment in a single round trip. */
-  private async setSomeProperty(projectKey: string, id: string, expectedVersion: number, someProperty: string, clock = new ModificationClock(this.now)) {
+  /** One conditional UpdateItem: version check, the changed fields and the increment in a single round trip. */
+  private async writeChanges(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges, clock = new ModificationClock(this.now)) {
     const token = newWriteToken();
+    const fields = changeClauses(changes);
     return conditionalWrite(async () => {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: resourceKey(projectKey, id),
-          UpdateExpression: `SET someProperty = :someProperty, version = version + :one, lastModifiedAt = :now, ${token.set}`,
-          // Writing an equal value is no change: the version stays (see the failure branch).
-          ConditionExpression: `attribute_exists(pk) AND version = :expected AND (attribute_not_exists(someProperty) OR someProperty <> :someProperty) AND ${token.condition} AND ${MODIFIED_BEFORE_NOW}`,
-          ExpressionAttributeValues: { ':someProperty': someProperty, ':one': 1, ':now': clock.next(), ':expected': expectedVersion, ...token.values },
+          UpdateExpression: `SET ${[...fields.set, 'version = version + :one', 'lastModifiedAt = :now', token.set].join(', ')}${fields.remove.length ? ` REMOVE ${fields.remove.join(', ')}` : ''}`,
+          // Changes equal to what the resource holds are no change: the version stays (see the failure branch).
+          ConditionExpression: `attribute_exists(pk) AND version = :expected AND (${fields.alter}) AND ${token.condition} AND ${MODIFIED_BEFORE_NOW}`,
+          ExpressionAttributeNames: fields.names,
+          ExpressionAttributeValues: { ...fields.values, ':one': 1, ':now': clock.next(), ':expected': expectedVersion, ...token.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
@@ -104,8 +106,8 @@ export class DynamoDbResourceStore implements ResourceStore {
       // The SDK sent this write again after an attempt that was applied (write-tokens.ts).
       if (token.appliedIn(current)) return toResource(current!);
       const resource = checkVersion(current && toResource(current), id, expectedVersion);
-      // The version matches: someProperty already had that value (no change), or the resource's time is not earlier than ours.
-      if (resource.someProperty === someProperty) return resource;
+      // The version matches: the resource already held the changes (no change), or its time is not earlier than ours.
+      if (!changesAlter(resource, changes)) return resource;
       throw clock.retryAfter(resource.lastModifiedAt);
     });
   }
@@ -217,7 +219,7 @@ export class DynamoDbResourceStore implements ResourceStore {
     const current = checkVersion(await this.get(projectKey, id), id, expectedVersion);
     if (!changesAlter(current, changes)) return current;
     // setKey to the key the resource already holds, beside a real change: the key does not move.
-    if ((changes.key ?? undefined) === current.key) return this.setSomeProperty(projectKey, id, expectedVersion, changes.someProperty!);
+    if ((changes.key ?? undefined) === current.key) return this.writeChanges(projectKey, id, expectedVersion, { ...changes, key: undefined });
     const next = applyChanges(current, changes, modificationTime(this.now(), current.lastModifiedAt));
 
     await this.transact(
@@ -238,7 +240,7 @@ export class DynamoDbResourceStore implements ResourceStore {
         const [resource, newSentinel] = reasons;
         if (resource?.code === 'ConditionalCheckFailed') {
           // No item came back: the resource was deleted after it was read — the update lost to a
-          // delete, which is 404 ResourceNotFound (semantics row 10), not a 409 without currentVersion.
+          // delete, which is 404 ResourceNotFound (as POST /{projectKey}/resource/{id} is defined), not a 409 without currentVersion.
           if (!resource.item) throw new ResourceNotFoundError(`The resource with id '${id}'`);
           throw new VersionConflictError(expectedVersion, resource.item.version as number | undefined);
         }
@@ -322,6 +324,27 @@ function checkVersion(resource: Resource | undefined, id: string, expectedVersio
 
 function toItem(projectKey: string, resource: Resource) {
   return { ...resourceKey(projectKey, resource.id), type: 'resource', ...resource };
+}
+
+/**
+ * The SET and REMOVE clauses of the changed fields (`null` removes one), and a condition that holds
+ * when any of them alters the item (DynamoDB compares lists and maps by value).
+ */
+function changeClauses(changes: ResourceChanges) {
+  const clauses = { set: [] as string[], remove: [] as string[], alter: [] as string[], names: {} as Record<string, string>, values: {} as Record<string, unknown> };
+  changedFields(changes).forEach(([field, value], index) => {
+    const [name, placeholder] = [`#field${index}`, `:field${index}`];
+    clauses.names[name] = field;
+    if (value === null) {
+      clauses.remove.push(name);
+      clauses.alter.push(`attribute_exists(${name})`);
+    } else {
+      clauses.values[placeholder] = value;
+      clauses.set.push(`${name} = ${placeholder}`);
+      clauses.alter.push(`attribute_not_exists(${name}) OR ${name} <> ${placeholder}`);
+    }
+  });
+  return { ...clauses, alter: clauses.alter.join(' OR ') };
 }
 
 /** Holds only while the resource's time is earlier than the write's (ModificationClock). */

@@ -25,7 +25,6 @@ const projectRoute = route({
   path: '/{projectKey}/things',
   access: { kind: 'project', anyOf: ['manage_test'] },
   body: 'none',
-  rows: [],
   summary: 'Things.',
   pathParameters: { projectKey: { description: 'The project.' } },
   responses: { 200: { description: 'Things.' } },

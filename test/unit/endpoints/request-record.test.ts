@@ -14,7 +14,6 @@ const things = defineEndpoint({
       path: '/{projectKey}/things/{id}',
       access: { kind: 'project', anyOf: ['view_test'] },
       body: 'none',
-      rows: [],
       summary: 'One thing.',
       pathParameters: { projectKey: { description: 'The project.' }, id: { description: 'The thing.' } },
       responses: { 200: { description: 'The thing.' } },

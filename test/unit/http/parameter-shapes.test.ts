@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InterfaceObjectTestType } from '../../../shared/domain/resource';
 import { INTERFACE_OBJECT_TEST_TYPE } from '../../../shared/http/contract/parameter-shapes';
 
-describe("row 1's unionParameter, shaped like the interface's ObjectTestType", () => {
+describe("the unionParameter of GET /{projectKey}/resource, shaped like the interface's ObjectTestType", () => {
   const accepts = (value: unknown) => INTERFACE_OBJECT_TEST_TYPE.accepts(value);
 
   it('types, required fields, unknown fields, lengths and bounds refused; the refinements are not its question', () => {

@@ -71,7 +71,7 @@ describe('starting an upload', () => {
     expect(storage.pending.size).toBe(0);
   });
 
-  it('refuses what row 13 refuses, and sizes outside 1..20,000,000, before anything is recorded', async () => {
+  it('refuses what POST /{projectKey}/resource/images refuses, and sizes outside 1..20,000,000, before anything is recorded', async () => {
     expect(await refusalOf(start('contentType=image/png&size=10'))).toMatchObject({ status: 400, message: expect.stringContaining('sku or variant') });
     expect(await refusalOf(start('sku=a%20b&contentType=image/png&size=10'))).toMatchObject({ status: 400, code: 'InvalidInput' });
     expect(await refusalOf(start('sku=a&contentType=image/webp&size=10'))).toMatchObject({ status: 415, code: 'UnsupportedMediaType' });
@@ -211,7 +211,7 @@ describe('completing an upload', () => {
     expect(storage.pending.has(pending.objectKey)).toBe(true); // completing again can still succeed
   });
 
-  it('deletes the object when the variant cannot record it (row 13\'s rule)', async () => {
+  it('deletes the object when the variant cannot record it (the rule of POST /{projectKey}/resource/images)', async () => {
     const failing = recordingVariants(async () => {
       throw new StoreUnavailableError(new Error('DynamoDB throttled'));
     });

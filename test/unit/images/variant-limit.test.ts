@@ -104,7 +104,7 @@ describe('ImageService: an image refused by a full variant leaves no object behi
       throw new InvalidOperationError(`Variant 7 holds the maximum of ${MAX_VARIANT_IMAGES} images: no more can be attached.`);
     });
 
-  it('row 13: 400 InvalidOperation, the stored object deleted again', async () => {
+  it('POST /{projectKey}/resource/images: 400 InvalidOperation, the stored object deleted again', async () => {
     const storage = new MemoryStorage();
     const variants = full();
     const service = new ImageService(variants, storage, new MemoryUploads());

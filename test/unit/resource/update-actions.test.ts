@@ -5,7 +5,7 @@ import {
   UpdateRequest,
   isUpdateActionName,
   netChanges,
-  updateActionSchemas,
+  updateActions,
   type UpdateAction,
 } from '../../../shared/domain/update-actions.js';
 import { applyChanges, changesAlter, modificationTime } from '../../../shared/domain/resource-changes.js';
@@ -38,21 +38,21 @@ describe('isUpdateActionName', () => {
   });
 });
 
-describe('updateActionSchemas', () => {
+describe('updateActions schemas', () => {
   it('accepts the actions of example-resource-update.json', () => {
     for (const action of exampleResourceUpdate.actions) {
       expect(isUpdateActionName(action.action)).toBe(true);
-      const schema = updateActionSchemas[action.action as keyof typeof updateActionSchemas];
+      const schema = updateActions[action.action as keyof typeof updateActions].schema;
       expect(schema.parse(action)).toEqual(action);
     }
   });
 
   it('doSomeThing refuses extra fields', () => {
-    expect(updateActionSchemas.doSomeThing.safeParse({ action: 'doSomeThing', someProperty: 'x' }).success).toBe(false);
+    expect(updateActions.doSomeThing.schema.safeParse({ action: 'doSomeThing', someProperty: 'x' }).success).toBe(false);
   });
 
   it('changeSomeProperty requires a string of at most 4096 characters', () => {
-    const schema = updateActionSchemas.changeSomeProperty;
+    const schema = updateActions.changeSomeProperty.schema;
     expect(schema.safeParse({ action: 'changeSomeProperty' }).success).toBe(false);
     expect(schema.safeParse({ action: 'changeSomeProperty', someProperty: 5 }).success).toBe(false);
     expect(schema.safeParse({ action: 'changeSomeProperty', someProperty: '' }).success).toBe(true);
@@ -61,7 +61,7 @@ describe('updateActionSchemas', () => {
   });
 
   it('setKey takes an optional key that must follow the key pattern', () => {
-    const schema = updateActionSchemas.setKey;
+    const schema = updateActions.setKey.schema;
     expect(schema.safeParse({ action: 'setKey' }).success).toBe(true);
     expect(schema.safeParse({ action: 'setKey', key: 'new-key' }).success).toBe(true);
     expect(schema.safeParse({ action: 'setKey', key: 'x' }).success).toBe(false);
@@ -69,7 +69,7 @@ describe('updateActionSchemas', () => {
   });
 
   it('refuses an action object whose action literal does not match its schema', () => {
-    expect(updateActionSchemas.setKey.safeParse({ action: 'doSomeThing' }).success).toBe(false);
+    expect(updateActions.setKey.schema.safeParse({ action: 'doSomeThing' }).success).toBe(false);
   });
 });
 
@@ -144,6 +144,17 @@ describe('netChanges', () => {
 });
 
 describe('changesAlter', () => {
+  it('compares any field by value: objectTypeProperty alike in another key order is no change', () => {
+    const reordered = Object.fromEntries(Object.entries(copy(arrayTestType)).reverse()) as Resource['objectTypeProperty'];
+    expect(changesAlter(resource(), { objectTypeProperty: reordered })).toBe(false);
+    expect(changesAlter(resource(), { objectTypeProperty: { arrayOfIntExample: [7] } })).toBe(true);
+  });
+
+  it('is true when an existing someProperty is removed and false when an absent one is', () => {
+    expect(changesAlter(resource(), { someProperty: null })).toBe(true);
+    expect(changesAlter(resource({ someProperty: undefined }), { someProperty: null })).toBe(false);
+  });
+
   it('is false for no changes', () => {
     expect(changesAlter(resource(), {})).toBe(false);
   });
@@ -183,6 +194,12 @@ describe('applyChanges', () => {
     const before = resource();
     const after = applyChanges(before, { someProperty: 'any string' }, NOW);
     expect(after).toEqual({ ...before, someProperty: 'any string', version: 5, lastModifiedAt: NOW });
+  });
+
+  it('sets whatever field the changes name, and removes those set to null', () => {
+    const after = applyChanges(resource(), { objectTypeProperty: { arrayOfIntExample: [7] }, someProperty: null }, NOW);
+    expect(after).toEqual({ ...resource({ someProperty: undefined }), objectTypeProperty: { arrayOfIntExample: [7] }, version: 5, lastModifiedAt: NOW });
+    expect(after).not.toHaveProperty('someProperty');
   });
 
   it('keeps id, createdAt and objectTypeProperty', () => {
