@@ -10,6 +10,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const postComplexPath = defineEndpoint({
   name: 'post-complex-path',
   permissions: ['projects:read', 'projects:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'POST',

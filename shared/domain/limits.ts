@@ -10,3 +10,6 @@ export const MAX_OFFSET = 10_000;
  * the 6 MB a Lambda can return (API Gateway would then answer its own 500).
  */
 export const MAX_LISTED_PROBLEMS = 100;
+
+/** How long the answer to a request with an Idempotency-Key is kept for its retries (the draft's advice: 24 h). */
+export const IDEMPOTENCY_RECORD_SECONDS = 86_400;
