@@ -13,3 +13,6 @@ export const MAX_LISTED_PROBLEMS = 100;
 
 /** How long the answer to a request with an Idempotency-Key is kept for its retries (the draft's advice: 24 h). */
 export const IDEMPOTENCY_RECORD_SECONDS = 86_400;
+
+/** Local mode's limit on the request line and headers together: Node's parser's (its default `maxHeaderSize`). */
+export const LOCAL_HEADER_LIMIT_BYTES = 16 * 1024;

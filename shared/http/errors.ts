@@ -107,6 +107,9 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
 
 export const requestEntityTooLarge = (limitBytes: number) => fromDomainError(new RequestEntityTooLargeError(limitBytes));
 
+export const requestHeaderFieldsTooLarge = (limitBytes: number) =>
+  single(431, 'RequestHeaderFieldsTooLarge', `The request line and headers exceed the limit of ${limitBytes} bytes.`);
+
 export const unsupportedMediaType = (expected: string, received: string | undefined) =>
   fromDomainError(new UnsupportedMediaTypeError(expected, received));
 
