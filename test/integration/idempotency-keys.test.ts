@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, draftExample, uniqueKey } from './api-client';
 import { startInProcessGateway, type InProcessGateway } from './in-process';
@@ -136,7 +137,10 @@ describe('Idempotency-Key in process (the same handlers and DynamoDB Local)', ()
       dynamoDb.middlewareStack.remove('holdCreate');
       const duplicate = await gateway.send('POST', '/demo/resource', draftExample, { 'idempotency-key': key });
       expect(duplicate.answer.statusCode).toBe(409);
-      expect(JSON.parse(duplicate.answer.body as string)).toMatchObject({ statusCode: 409, errors: [{ code: 'InvalidOperation' }] });
+      // As the document shows it.
+      const document = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
+      const documented = document.paths['/{projectKey}/resource'].post.responses['409'].content['application/json'].examples.IdempotencyKeyInFlight.value;
+      expect(JSON.parse(duplicate.answer.body as string)).toEqual(documented);
       expect(duplicate.calls).toEqual(['PutItemCommand']); // its record only: refused, nothing else
       release();
       const created = (await first).answer;
