@@ -1,6 +1,15 @@
 /** Largest JSON body a resource endpoint takes: a stored item must stay under DynamoDB's 400 KB. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;
 
+/** The largest page a query or search answers (`limit`, the commercetools family's limit). */
+export const MAX_PAGE_SIZE = 500;
+
+/** The longest `where` predicate: longer input is refused before it is read, so one request cannot buy unbounded work. */
+export const MAX_PREDICATE_LENGTH = 10_000;
+
+/** The longest `sort` expression (one entry). */
+export const MAX_SORT_LENGTH = 1_000;
+
 /** The deepest `offset` a query takes (the commercetools family's limit): page by id beyond it. */
 export const MAX_OFFSET = 10_000;
 

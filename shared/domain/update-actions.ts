@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ResourceKey, Version } from './resource';
+import { ResourceKey, TextValue, Version } from './resource';
 import type { ResourceChanges } from './resource-changes';
 
 /**
@@ -9,7 +9,7 @@ import type { ResourceChanges } from './resource-changes';
  */
 export const updateActionSchemas = {
   doSomeThing: z.strictObject({ action: z.literal('doSomeThing') }),
-  changeSomeProperty: z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: z.string().check(z.maxLength(4096)) }),
+  changeSomeProperty: z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: TextValue }),
   /** Beyond the interface: sets the key, or removes it when `key` is absent. */
   setKey: z.strictObject({ action: z.literal('setKey'), key: z.optional(ResourceKey) }),
 };

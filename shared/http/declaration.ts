@@ -64,6 +64,8 @@ export interface PathParameterSpec {
   description: string;
   /** What the whole segment must look like, for the document. */
   pattern?: string;
+  /** The most characters the service takes in it, for the document (what enforces it says so). */
+  maxLength?: number;
 }
 
 /** Bodies by content type, each by its schema's name in the catalogue (contract/schemas.ts); `null`: any bytes of that type. */

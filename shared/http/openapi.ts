@@ -304,7 +304,7 @@ function pathParametersOf(route: RouteDeclaration): JsonSchema[] {
       in: 'path',
       required: true,
       description: described.description,
-      schema: { type: 'string', ...(described.pattern ? { pattern: described.pattern } : {}) },
+      schema: { type: 'string', ...(described.pattern ? { pattern: described.pattern } : {}), ...(described.maxLength ? { maxLength: described.maxLength } : {}) },
     };
   });
 }
@@ -326,7 +326,7 @@ function scalarSchema(type: ScalarType, spec: ParameterSpec, schemas: JsonSchema
   const bounds = { ...(spec.min === undefined ? {} : { minimum: spec.min }), ...(spec.max === undefined ? {} : { maximum: spec.max }) };
   switch (type) {
     case 'string':
-      return { type: 'string' };
+      return { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) };
     case 'number':
     case 'integer':
       return { type, ...bounds };

@@ -64,16 +64,16 @@ describe('refusals as the document declares them', () => {
   };
 
   it.each([
-    ['400 bad query parameter', 'GET', '/{projectKey}/resource', () => '/demo/resource?limit=ten', {}, 400],
-    ['401 no token', 'GET', '/{projectKey}/resource', () => '/demo/resource', { token: false }, 401],
-    ['403 another project', 'GET', '/{projectKey}/resource', () => '/not-mine/resource', {}, 403],
-    ['404 no such resource', 'GET', '/{projectKey}/resource/{id}', () => `/demo/resource/${crypto.randomUUID()}`, {}, 404],
-    ['413 body over the limit', 'POST', '/{projectKey}/resource', () => '/demo/resource', { json: { key: 'k', objectTypeProperty: { pad: 'x'.repeat(JSON_BODY_LIMIT_BYTES) } } }, 413],
-    ['415 not JSON', 'POST', '/{projectKey}/resource', () => '/demo/resource', { body: 'key=k', headers: { 'content-type': 'text/plain' } }, 415],
-    ['431 a URL over the limit', 'GET', '/{projectKey}/resource', () => `/demo/resource?where=${'x'.repeat(LOCAL_HEADER_LIMIT_BYTES + 1)}`, {}, 431],
+    ['400 bad query parameter', 'GET', '/{projectKey}/resource', '/demo/resource?limit=ten', {}, 400],
+    ['401 no token', 'GET', '/{projectKey}/resource', '/demo/resource', { token: false }, 401],
+    ['403 another project', 'GET', '/{projectKey}/resource', '/not-mine/resource', {}, 403],
+    ['404 no such resource', 'GET', '/{projectKey}/resource/{id}', `/demo/resource/${crypto.randomUUID()}`, {}, 404],
+    ['413 body over the limit', 'POST', '/{projectKey}/resource', '/demo/resource', { json: { key: 'k', objectTypeProperty: { pad: 'x'.repeat(JSON_BODY_LIMIT_BYTES) } } }, 413],
+    ['415 not JSON', 'POST', '/{projectKey}/resource', '/demo/resource', { body: 'key=k', headers: { 'content-type': 'text/plain' } }, 415],
+    ['431 a URL over the limit', 'GET', '/{projectKey}/resource', `/demo/resource?where=${'x'.repeat(LOCAL_HEADER_LIMIT_BYTES + 1)}`, {}, 431],
   ] as const)('%s', async (_name, method, path, concrete, options: { token?: false; json?: unknown; body?: string; headers?: Record<string, string> }, status) => {
     const token = options.token === false ? undefined : await tokenFor();
-    const answer = await call(method, concrete(), { token, json: options.json, body: options.body, headers: options.headers });
+    const answer = await call(method, concrete, { token, json: options.json, body: options.body, headers: options.headers });
     expect(answer.status).toBe(status);
     expect(answer.body).toMatchObject({ statusCode: status, message: answer.body.errors[0].message });
     expect(documentedCodes(method, path, status)).toContain(answer.body.errors[0].code);
