@@ -11,7 +11,7 @@ export type Answer = (event: ApiEvent) => Promise<ApiResult>;
 /** Makes `answer` answer a retry as it answered the first request (see idempotencyKeys). */
 export type Replay = (answer: Answer) => (event: ApiEvent, context: Context) => Promise<ApiResult>;
 
-export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 const config = new IdempotencyConfig({
   // The record is the project's (its partition) and this client's, method's, path's and key's; no key, no record.
@@ -23,15 +23,12 @@ const config = new IdempotencyConfig({
 });
 
 /**
- * The `Idempotency-Key` request header (draft-ietf-httpapi-idempotency-key-header), by Powertools'
- * idempotency utility: the first request with a key runs and its successful answer (status, body,
- * headers) is kept 24 h; a retry with the same key and the same request gets that answer again
- * without running; the same key with another body or query is 422, and while the first still runs
- * 409. Refusals and failures keep nothing (Powertools deletes the record): a refused request did
- * nothing, so running it again cannot do anything twice — and the SDK's retry of a 409
- * ConcurrentModification at the new version, same key, runs. Without the header nothing changes.
- * `makeIdempotent`, not Powertools' middy middleware: that one's onError deletes the record of the
- * request it refused as a duplicate (powertools-lambda-typescript#5675), which lets a third copy run.
+ * The `Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header), by Powertools: a
+ * successful answer is kept 24 h and answers the same request again without running it; another
+ * request with the key is 422, one while the first runs 409. Refusals and failures keep nothing: they
+ * did nothing, so the key may run again (the SDK retries a 409 at the new version with the same key).
+ * `makeIdempotent`, not the middy middleware, whose onError deletes the record of a request it
+ * refused as a duplicate (powertools-lambda-typescript#5675), letting a third copy run.
  */
 export const idempotencyKeys =
   (recordsOf: (projectKey: string) => { persistenceStore: BasePersistenceLayer; keyPrefix: string }): Replay =>
