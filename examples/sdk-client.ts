@@ -1,7 +1,8 @@
 /**
  * The service through the official commercetools TypeScript SDK client (`@commercetools/ts-client`):
- * the client-credentials flow, the HTTP middleware, and the concurrent-modification middleware,
- * which retries a 409 ConcurrentModification at the `currentVersion` the error names.
+ * the client-credentials flow, the HTTP middleware (retrying 503 and lost connections), and the
+ * concurrent-modification middleware, which retries a 409 ConcurrentModification at the
+ * `currentVersion` the error names. Writes carry an `Idempotency-Key`, so a retry never does them twice.
  *
  *   npx tsx examples/sdk-client.ts      # against `npm start`; BASE_URL, PROJECT_KEY, CLIENT_ID, CLIENT_SECRET to change
  *
@@ -23,7 +24,8 @@ const client = new ClientBuilder()
     scopes: [`manage_test:${projectKey}`],
     httpClient: fetch,
   })
-  .withHttpMiddleware({ host: baseUrl, httpClient: fetch })
+  // Retries 503 and failed connections with the same request: safe for writes that carry an Idempotency-Key.
+  .withHttpMiddleware({ host: baseUrl, httpClient: fetch, enableRetry: true, retryConfig: { maxRetries: 3, retryOnAbort: true } })
   .withConcurrentModificationMiddleware()
   .build();
 
@@ -44,13 +46,19 @@ async function send(request: ClientRequest): Promise<Resource> {
 const resources = `/${projectKey}/resource`;
 const key = `sdk-example-${Date.now()}`;
 
-// Create (201, version 1).
-const created = await send({
+// Create (201, version 1), with an Idempotency-Key: a fresh one per operation, kept for its retries.
+const create: ClientRequest = {
   uri: resources,
   method: 'POST',
+  headers: { 'Idempotency-Key': crypto.randomUUID() },
   body: { key, objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['dog'] } },
-});
+};
+const created = await send(create);
 console.log(`created ${created.key}: version ${created.version}`);
+
+// The same request again, as a retry after a lost answer sends it: the first answer, nothing done twice.
+const retried = await send(create);
+console.log(`sent again with the same Idempotency-Key: ${retried.id === created.id && retried.version === 1 ? 'the same answer' : 'ANOTHER ANSWER'}`);
 
 // Update, on purpose at a stale version: the service answers 409 with currentVersion 1, and the
 // concurrent-modification middleware sends the same actions again at that version.

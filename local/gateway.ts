@@ -11,7 +11,8 @@ import type {
 import { AUTHORIZER_CACHE_TTL_SECONDS, AUTHORIZER_IDENTITY_HEADER } from '../shared/auth/authorizer-settings';
 import { FUNCTION_TIMEOUT_SECONDS } from '../shared/aws/deadline';
 import type { AuthorizerContext } from '../shared/auth/principal';
-import { ApiError, general, invalidInput, invalidToken, methodNotAllowed, notFoundRoute, requestEntityTooLarge } from '../shared/http/errors';
+import { LOCAL_HEADER_LIMIT_BYTES } from '../shared/domain/limits';
+import { ApiError, general, invalidInput, invalidToken, methodNotAllowed, notFoundRoute, requestEntityTooLarge, requestHeaderFieldsTooLarge } from '../shared/http/errors';
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { routeMatcher } from '../shared/http/route-matcher';
 import { routeTableOf } from '../shared/http/route-table';
@@ -211,8 +212,7 @@ function refusalCodeOf(result: APIGatewayProxyStructuredResultV2): string | unde
   }
 }
 
-/** Node's limit on the request line and headers together (its default `maxHeaderSize`). */
-export const LOCAL_HEADER_LIMIT_BYTES = 16 * 1024;
+export { LOCAL_HEADER_LIMIT_BYTES };
 
 /**
  * Node's HTTP parser refuses some requests before the gateway sees them, answering a bare 400 or
@@ -256,9 +256,7 @@ function methodOfRawRequest(rawPacket: Buffer | undefined): string | undefined {
 
 function unparsedRequestError(error: Error & { code?: string; rawPacket?: Buffer }, matchRoute: RouteMatcher): ApiError {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
-    return new ApiError(431, [
-      { code: 'RequestHeaderFieldsTooLarge', message: `The request line and headers exceed the limit of ${LOCAL_HEADER_LIMIT_BYTES} bytes.` },
-    ]);
+    return requestHeaderFieldsTooLarge(LOCAL_HEADER_LIMIT_BYTES);
   }
   const requestLine = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\S+) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket?.toString('latin1') ?? '');
   if (error.code === 'HPE_INVALID_METHOD' && requestLine) {

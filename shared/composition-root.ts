@@ -21,6 +21,7 @@ import type { ComplexPathStore } from './store/complex-path-store';
 import { DynamoDbClientStore } from './store/dynamodb/client-store';
 import { DynamoDbComplexPathStore } from './store/dynamodb/complex-path-store';
 import { DynamoDbExtensionStore } from './store/dynamodb/extension-store';
+import { idempotencyRecordsOf } from './store/dynamodb/idempotency-records';
 import { DynamoDbJsonValueStore } from './store/dynamodb/json-value-store';
 import { DynamoDbResourceQueryStore } from './store/dynamodb/resource-query-store';
 import { DynamoDbResourceStore } from './store/dynamodb/resource-store';
@@ -74,6 +75,8 @@ export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbU
 export const imageStorage = /* @__PURE__ */ once(
   (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket),
 );
+/** Per project: where Powertools keeps the records of Idempotency-Keys (shared/http/idempotency-keys.ts). */
+export const idempotencyRecords = (projectKey: string) => idempotencyRecordsOf(dynamoDb(), config.tableName, projectKey);
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const completeImageUpload = defineEndpoint({
   name: 'complete-image-upload',
   permissions: ['projects:read', 'projects:write', 'uploads:consume', 'images:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'POST',

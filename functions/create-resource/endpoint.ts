@@ -8,6 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const createResource = defineEndpoint({
   name: 'create-resource',
   permissions: ['projects:read', 'projects:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'POST',

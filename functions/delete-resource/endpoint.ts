@@ -7,6 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const deleteResource = defineEndpoint({
   name: 'delete-resource',
   permissions: ['projects:read', 'projects:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'DELETE',

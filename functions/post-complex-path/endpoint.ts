@@ -1,5 +1,6 @@
 import { MANAGE } from '../../shared/http/contract/access';
 import { json, jsonBody } from '../../shared/http/contract/content';
+import { MAX_URI_PARAMETER_LENGTH, URI_PARAMETER_ONE_PREFIX } from '../../shared/domain/out-of-order-properties';
 import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
@@ -10,6 +11,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const postComplexPath = defineEndpoint({
   name: 'post-complex-path',
   permissions: ['projects:read', 'projects:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'POST',
@@ -22,8 +24,10 @@ export const postComplexPath = defineEndpoint({
         uriParameterOne: {
           description: 'The whole segment `uri-parameter-one=<value>`: the prefix is part of the path, `<value>` is the parameter.',
           pattern: '^uri-parameter-one=.+$',
+          // The value, URL-encoded, is at most MAX_URI_PARAMETER_LENGTH characters (complex-path-service.ts): the prefix's 18 more.
+          maxLength: URI_PARAMETER_ONE_PREFIX.length + MAX_URI_PARAMETER_LENGTH,
         },
-        uriParameterTwo: { description: 'A plain path segment.' },
+        uriParameterTwo: { description: 'A plain path segment.', maxLength: MAX_URI_PARAMETER_LENGTH },
       },
       query: { queryParameterOne: { type: 'number' }, queryParameterTwo: { type: 'string' } },
       tag: 'Resources',

@@ -1,6 +1,7 @@
 import { endpoint } from '../../shared/http/endpoint';
+import { idempotencyKeys } from '../../shared/http/idempotency-keys';
 import { jsonBody } from '../../shared/http/json-body-pipeline';
-import { complexPathService } from '../../shared/composition-root';
+import { complexPathService, idempotencyRecords } from '../../shared/composition-root';
 import { postComplexPath } from './endpoint';
 
 /**
@@ -11,4 +12,4 @@ import { postComplexPath } from './endpoint';
 export const handler = endpoint(postComplexPath, async ({ projectKey, path, body }) => {
   const { statusCode, objectTypeProperty } = await complexPathService().post(projectKey, path, body);
   return { statusCode, body: objectTypeProperty };
-}, jsonBody);
+}, jsonBody, idempotencyKeys(idempotencyRecords));

@@ -7,6 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const putJsonValue = defineEndpoint({
   name: 'put-json-value',
   permissions: ['projects:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'PUT',

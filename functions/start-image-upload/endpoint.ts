@@ -20,6 +20,7 @@ const START_UPLOAD_QUERY: ParameterSpecs = {
 export const startImageUpload = defineEndpoint({
   name: 'start-image-upload',
   permissions: ['projects:write', 'uploads:presignPut'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'POST',

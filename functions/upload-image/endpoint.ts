@@ -14,6 +14,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 export const uploadImage = defineEndpoint({
   name: 'upload-image',
   permissions: ['projects:read', 'projects:write', 'images:write'],
+  idempotencyKey: true,
   routes: [
     route({
       method: 'POST',

@@ -18,6 +18,14 @@ const storableNumber = z.number().check(
 /** zod's int() already limits integers to the safe range. */
 const storableInteger = z.number().check(z.int());
 
+const KEY_MESSAGE = 'key must be 2 to 256 characters of A-Z, a-z, 0-9, _ and -';
+/** 2–256 characters of [A-Za-z0-9_-], unique per project (the length checked apart too, so the document shows it). */
+export const ResourceKey = z.string().check(z.maxLength(256, { message: KEY_MESSAGE, abort: true }), z.regex(RESOURCE_KEY_PATTERN, { message: KEY_MESSAGE }));
+
+/** The longest text a resource holds in a string field (someProperty, arrayOfStringExample's values). */
+export const MAX_TEXT_LENGTH = 4096;
+export const TextValue = z.string().check(z.maxLength(MAX_TEXT_LENGTH));
+
 export const ObjectTypeElement = z.strictObject({
   integerExample: z.number().check(z.int(), z.minimum(0), z.maximum(64650)),
   integerExampleInt32: z.optional(z.number().check(z.int(), z.minimum(-2147483648), z.maximum(2147483647))),
@@ -43,17 +51,10 @@ export const ArrayTestType = z.strictObject({
   arrayOfTwonumbersExample: z.optional(z.array(storableNumber).check(z.length(2))),
   arrayOfFloatExample: z.optional(z.array(storableNumber).check(z.length(1))),
   arrayOfNumberNoDefaultsExample: z.optional(z.array(storableNumber)),
-  arrayOfStringExample: z.optional(z.array(z.string().check(z.maxLength(4096)))),
+  arrayOfStringExample: z.optional(z.array(TextValue)),
   arrayOfObjectType: z.optional(z.array(ObjectTypeElement)),
 });
 export type ArrayTestType = z.infer<typeof ArrayTestType>;
-
-/** 2–256 characters of [A-Za-z0-9_-], unique per project. */
-export const ResourceKey = z.string().check(
-  z.regex(RESOURCE_KEY_PATTERN, {
-    message: 'key must be 2 to 256 characters of A-Z, a-z, 0-9, _ and -',
-  }),
-);
 
 export const Version = z.number().check(z.int(), z.minimum(1));
 
@@ -73,7 +74,7 @@ export const ObjectTestType = z.strictObject({
   createdAt: z.iso.datetime(),
   lastModifiedAt: z.iso.datetime(),
   objectTypeProperty: ArrayTestType,
-  someProperty: z.optional(z.string()),
+  someProperty: z.optional(TextValue),
 });
 export type Resource = z.infer<typeof ObjectTestType>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ResourceKey, Version } from './resource';
+import { ResourceKey, TextValue, Version } from './resource';
 import type { ResourceChanges } from './resource-changes';
 
 /**
@@ -13,7 +13,7 @@ const action = <Schema extends z.ZodMiniType>(schema: Schema, changes: (action: 
 export const updateActions = {
   doSomeThing: action(z.strictObject({ action: z.literal('doSomeThing') }), () => ({})),
   changeSomeProperty: action(
-    z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: z.string().check(z.maxLength(4096)) }),
+    z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: TextValue }),
     ({ someProperty }) => ({ someProperty }),
   ),
   /** Beyond the interface: sets the key, or removes it when `key` is absent. */

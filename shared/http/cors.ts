@@ -6,7 +6,7 @@
  */
 export const CORS_POLICY = {
   allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
-  allowHeaders: ['authorization', 'content-type', 'x-correlation-id'],
+  allowHeaders: ['authorization', 'content-type', 'x-correlation-id', 'idempotency-key'],
   exposeHeaders: ['x-correlation-id', 'www-authenticate'],
   maxAgeSeconds: 3600,
 } as const;

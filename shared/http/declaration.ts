@@ -64,6 +64,8 @@ export interface PathParameterSpec {
   description: string;
   /** What the whole segment must look like, for the document. */
   pattern?: string;
+  /** The most characters the service takes in it, for the document (what enforces it says so). */
+  maxLength?: number;
 }
 
 /** Bodies by content type, each by its schema's name in the catalogue (contract/schemas.ts); `null`: any bytes of that type. */
@@ -120,6 +122,12 @@ export interface FunctionDeclaration {
 /** A function that serves routes of the API. */
 export interface EndpointDeclaration extends FunctionDeclaration {
   routes: readonly [RouteDeclaration, ...RouteDeclaration[]];
+  /**
+   * Its routes take an `Idempotency-Key` header: a retry with the same key answers the first
+   * answer again (shared/http/idempotency-keys.ts; its handler gives endpoint() `idempotencyKeys`).
+   * Its records live in the project's partition: it needs `projects:write`.
+   */
+  idempotencyKey?: true;
 }
 
 /** One route, its path parameters checked against its path by type. */
@@ -168,6 +176,7 @@ export function checkEndpoint(declaration: EndpointDeclaration): void {
     const described = Object.keys(route.pathParameters ?? {}).sort();
     if (inPath.join() !== described.join()) fail(`describes the path parameters [${described}] of ${key}, whose path has [${inPath}].`);
   }
+  if (declaration.idempotencyKey && !declaration.permissions?.includes('projects:write')) fail('takes Idempotency-Keys without projects:write, where their records are kept.');
   const bodies = new Set(declaration.routes.map((route) => route.body));
   // The JSON parser and its limits run for the whole function: JSON routes cannot share one with others.
   if (bodies.has('json') && bodies.size > 1) fail('mixes JSON routes with routes of other bodies.');

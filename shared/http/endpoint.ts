@@ -6,6 +6,7 @@ import { InvalidInputError } from '../domain/errors';
 import type { ApiEvent, ApiResponse, ApiResult, EndpointHandler } from './api-types';
 import { checkEndpoint, EndpointDeclarationError, routeKey, type EndpointDeclaration, type PathParameterOf, type RouteDeclaration } from './declaration';
 import { oauthError } from './errors';
+import type { Replay } from './idempotency-keys';
 import type { BodyPipeline } from './json-body-pipeline';
 import { authorize } from './middleware/authorize';
 import { correlationId } from './middleware/correlation-id';
@@ -26,14 +27,21 @@ export type PathParametersOf<D extends EndpointDeclaration> = PathParameterOf<D[
  * The Lambda handler of an endpoint, built from its declaration: correlation id, the request's log line,
  * errors in the commercetools shape, the declared access rule of the route being served, declared
  * query parameters, body parsing (JSON routes: the `jsonBody` pipeline, given by their handlers);
- * then `handle`. The declaration is checked first, so an endpoint whose access cannot be enforced,
- * or whose JSON body would go unparsed, fails when its module loads and never serves a request.
+ * then `handle` — once per Idempotency-Key when the endpoint takes them (`replay`, given by its handler
+ * as `idempotencyKeys(...)`, so that only those bundles carry it). The declaration is checked first, so
+ * an endpoint whose access cannot be enforced, or whose JSON body would go unparsed, or whose declared
+ * Idempotency-Key would be ignored, fails when its module loads and never serves a request.
  */
-export function endpoint<const D extends EndpointDeclaration>(declaration: D, handle: EndpointHandler<PathParametersOf<D>>, body?: BodyPipeline) {
+export function endpoint<const D extends EndpointDeclaration>(declaration: D, handle: EndpointHandler<PathParametersOf<D>>, body?: BodyPipeline, replay?: Replay) {
   checkEndpoint(declaration);
   if ((declaration.routes[0].body === 'json') !== (body !== undefined)) {
     throw new EndpointDeclarationError(
       `The endpoint ${declaration.name} ${body ? 'is given a body pipeline for routes that take no JSON' : 'takes JSON bodies: its handler must give endpoint() the jsonBody pipeline'}.`,
+    );
+  }
+  if ((declaration.idempotencyKey === true) !== (replay !== undefined)) {
+    throw new EndpointDeclarationError(
+      `The endpoint ${declaration.name} ${replay ? 'is given idempotencyKeys without declaring idempotencyKey' : 'declares idempotencyKey: its handler must give endpoint() idempotencyKeys'}.`,
     );
   }
   const served = new Map<string, RouteDeclaration>(declaration.routes.map((route) => [routeKey(route), route]));
@@ -54,8 +62,7 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     .use(authorize(routeOf));
   for (const middleware of body?.() ?? []) lambda.use(middleware);
 
-  // One deadline for the whole invocation, below the function's timeout (request-timeouts.ts).
-  return lambda.handler((event, context) => withDeadline(context, async () => {
+  const answer = async (event: ApiEvent): Promise<ApiResult> => {
     const route = routeOf(event);
     const query = queryOf(event, route);
     const response = await handle({
@@ -71,8 +78,13 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
       correlationId: event.headers?.['x-correlation-id'] ?? '',
       sourceIp: event.requestContext.http.sourceIp,
     });
-    return fitForLambda(render(response, event.requestContext.http.method), event.headers['accept-encoding']);
-  }));
+    return render(response, event.requestContext.http.method);
+  };
+  const answerOnce = replay?.(answer) ?? answer;
+  // One deadline for the whole invocation, below the function's timeout (request-timeouts.ts).
+  return lambda.handler((event, context) =>
+    withDeadline(context, async () => fitForLambda(await answerOnce(event, context), event.headers['accept-encoding'])),
+  );
 }
 
 /** The request's query parameters, checked against the route's; the OAuth routes refuse in RFC 6749's shape. */

@@ -19,6 +19,7 @@ import {
   VersionConflictError,
   type ErrorCode,
 } from '../domain/errors';
+import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
 import { QueryError } from '../domain/query/query-error';
 import { SearchError } from '../domain/search/search-error';
 
@@ -110,8 +111,19 @@ export const methodNotAllowed = (method: string, path: string, allowed: string[]
 
 export const requestEntityTooLarge = (limitBytes: number) => fromDomainError(new RequestEntityTooLargeError(limitBytes));
 
+export const requestHeaderFieldsTooLarge = (limitBytes: number) =>
+  single(431, 'RequestHeaderFieldsTooLarge', `The request line and headers exceed the limit of ${limitBytes} bytes.`);
+
 export const unsupportedMediaType = (expected: string, received: string | undefined) =>
   fromDomainError(new UnsupportedMediaTypeError(expected, received));
+
+/** 422: an Idempotency-Key sent again with another body or query string (draft-ietf-httpapi-idempotency-key-header). */
+export const idempotencyKeyReused = () =>
+  single(422, 'InvalidInput', `The Idempotency-Key was used for another request in the last ${IDEMPOTENCY_RECORD_SECONDS / 3600} hours: a new request needs a new key.`);
+
+/** 409: the first request with this Idempotency-Key still runs. */
+export const idempotencyKeyInFlight = () =>
+  invalidOperation('A request with this Idempotency-Key is still being processed: retry once it has been answered.', 409);
 
 export const general = () => single(500, 'General', 'An unexpected error occurred. Please retry later.');
 

@@ -8,6 +8,7 @@ import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
 import { tags } from './contract/tags';
 import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
 import { JsonValueSchema } from '../domain/extensions/binding';
+import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
 import type { ParameterSpec, ScalarType } from './parameters';
 import { routeTableOf, type ServedRoute } from './route-table';
 
@@ -43,10 +44,12 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
   for (const served of table) {
     const { route } = served;
     const methods = (paths[route.path] ??= {});
+    const idempotent = served.endpoint.idempotencyKey === true;
     const parameters = [
       ...pathParametersOf(route),
       ...Object.entries(route.query ?? {}).map(([name, spec]) => queryParameter(name, spec, schemas)),
       { $ref: '#/components/parameters/X-Correlation-ID' },
+      ...(idempotent ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
     ];
     const responses: Record<string, JsonSchema> = {};
     for (const [status, response] of Object.entries(route.responses) as [string, ResponseSpec][]) {
@@ -64,15 +67,21 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
       ...(route.access.kind === 'project' ? (['Unauthorized', 'Forbidden'] as const) : []),
       // The gateway refuses bodies over 10 MB, and events over Lambda's payload, on every route.
       ...(declared.has(413) ? [] : (['PayloadTooLarge'] as const)),
+      ...(idempotent ? (['IdempotencyKeyInFlight', 'IdempotencyKeyReused'] as const) : []),
       // API Gateway throttles every route (the stage's limit, stricter on the OAuth routes).
       'TooManyRequests',
+      // A URL or headers over the gateway's limit, on every route.
+      'RequestHeaderFieldsTooLarge',
       'InternalServerError',
     ];
-    for (const name of errors) {
-      const { status, description } = errorResponses[name];
-      if (responses[status]) throw new Error(`${route.method} ${route.path} answers ${status} twice (${name}).`);
+    const byStatus = new Map<number, ErrorResponseName[]>();
+    for (const name of errors) byStatus.set(errorResponses[name].status, [...(byStatus.get(errorResponses[name].status) ?? []), name]);
+    for (const [status, names] of byStatus) {
+      if (responses[status]) throw new Error(`${route.method} ${route.path} answers ${status} as a success and as an error.`);
+      if (new Set(names).size < names.length) throw new Error(`${route.method} ${route.path} names an error twice: ${names.join(', ')}.`);
       // HEAD answers carry no body, errors included.
-      responses[status] = route.method === 'HEAD' ? { description, headers: { 'X-Correlation-ID': CORRELATION_HEADER } } : { $ref: `${RESPONSE_REF}${name}` };
+      if (route.method === 'HEAD') responses[status] = { description: names.map((name) => errorResponses[name].description).join(' '), headers: { 'X-Correlation-ID': CORRELATION_HEADER } };
+      else responses[status] = names.length === 1 ? { $ref: `${RESPONSE_REF}${names[0]}` } : errorsSharingStatus(names, schemas);
     }
 
     methods[route.method.toLowerCase()] = {
@@ -125,6 +134,13 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
           required: false,
           description: 'Echoed on the answer when it is 1–256 characters of `[A-Za-z0-9_.:/-]`; otherwise the service makes one.',
           schema: { type: 'string', pattern: '^[\\w.:/-]{1,256}$' },
+        },
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: `Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a request sent again with the same key, method, path, body and query string by the same client within ${IDEMPOTENCY_RECORD_SECONDS / 3600} hours answers what the first answered (status, body, headers) without doing it again. Only successful answers are kept: after a refusal or a failure the same key runs again. The same key with another request is 422, while the first still runs 409. A fresh value per operation, e.g. a UUID.`,
+          schema: { type: 'string' },
         },
       },
       headers: {
@@ -288,7 +304,7 @@ function pathParametersOf(route: RouteDeclaration): JsonSchema[] {
       in: 'path',
       required: true,
       description: described.description,
-      schema: { type: 'string', ...(described.pattern ? { pattern: described.pattern } : {}) },
+      schema: { type: 'string', ...(described.pattern ? { pattern: described.pattern } : {}), ...(described.maxLength ? { maxLength: described.maxLength } : {}) },
     };
   });
 }
@@ -310,7 +326,7 @@ function scalarSchema(type: ScalarType, spec: ParameterSpec, schemas: JsonSchema
   const bounds = { ...(spec.min === undefined ? {} : { minimum: spec.min }), ...(spec.max === undefined ? {} : { maximum: spec.max }) };
   switch (type) {
     case 'string':
-      return { type: 'string' };
+      return { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) };
     case 'number':
     case 'integer':
       return { type, ...bounds };
@@ -345,6 +361,22 @@ function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string
       ];
     }),
   );
+}
+
+/** One answer for the errors of a route that share a status: each described, each with its example. */
+function errorsSharingStatus(names: readonly ErrorResponseName[], schemas: JsonSchemas): JsonSchema {
+  const schemaNames = new Set(names.map((name) => errorResponses[name].schema));
+  if (schemaNames.size > 1) throw new Error(`The errors ${names.join(', ')} share a status but not a schema.`);
+  return {
+    description: names.map((name) => errorResponses[name].description).join(' Or: '),
+    headers: { 'X-Correlation-ID': CORRELATION_HEADER },
+    content: {
+      'application/json': {
+        schema: schemas.output(schemaNamed(errorResponses[names[0]!].schema)),
+        examples: Object.fromEntries(names.map((name) => [name, { value: errorResponses[name].example }])),
+      },
+    },
+  };
 }
 
 function describeHeaders(headers: Readonly<Record<string, string>> | undefined): JsonSchema {

@@ -18,7 +18,9 @@ export interface ParameterSpec {
   required?: boolean;
   min?: number;
   max?: number;
-  /** For `json` values: the shape the parsed value must have (a schema of the document). */
+  /** For strings: the most characters a value may have. */
+  maxLength?: number;
+  /** For `json` values: the shape the parsed value must have (a schema of the document, as JSON Schema). */
   shape?: NamedShape;
   description?: string;
 }
@@ -37,14 +39,14 @@ export function checkParameters(specs: ParameterSpecs | undefined, query: QueryP
 function checkValue(name: string, value: string, spec: ParameterSpec): void {
   const types = [spec.type].flat();
   if (types.some((type) => fits(type, value, spec))) return;
-  const bounds = rangeText({ min: spec.min, max: spec.max, integer: types.every((type) => type === 'integer') });
+  const bounds = spec.maxLength === undefined ? rangeText({ min: spec.min, max: spec.max, integer: types.every((type) => type === 'integer') }) : ` of at most ${spec.maxLength} characters`;
   throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${abbreviate(value, 60)}'.`);
 }
 
 function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
   switch (type) {
     case 'string':
-      return true;
+      return spec.maxLength === undefined || value.length <= spec.maxLength;
     case 'number':
     case 'integer': {
       // Integers: decimal digits only, exactly representable (parseInteger); no exponent form, nothing beyond 2^53.

@@ -5,6 +5,7 @@ import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/auth/authorizer-settings';
 import { endpoints, functions as declaredFunctions } from '../../functions/endpoints';
 import { routeKey } from '../../shared/http/declaration';
+import { TABLE_TTL_ATTRIBUTE } from '../../shared/store/dynamodb/table-schema';
 
 const routes = endpoints.flatMap((endpoint) => endpoint.routes);
 
@@ -106,9 +107,18 @@ describe('table', () => {
   });
 });
 
-describe('pending image uploads', () => {
+describe('pending image uploads and Idempotency-Key records', () => {
   it('expire by the table\'s TTL attribute expiresAt', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', { TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true } });
+    expect(TABLE_TTL_ATTRIBUTE).toBe('expiresAt'); // Powertools' expiry attribute (idempotency-records.ts)
+  });
+
+  it('records are written only by the functions that take Idempotency-Keys, in project partitions, where they write anyway', () => {
+    const keyed = endpoints.filter((endpoint) => endpoint.idempotencyKey).map((endpoint) => endpoint.name);
+    expect(keyed.length).toBeGreaterThan(0);
+    for (const handler of keyed) {
+      expect(tableAccessOf(handler), handler).toContainEqual({ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], leadingKeys: ['PROJECT#*'] });
+    }
   });
 });
 

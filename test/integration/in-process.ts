@@ -20,9 +20,9 @@ export interface Observed {
 }
 
 export interface InProcessGateway {
-  send(method: string, url: string, json?: unknown): Promise<Observed>;
+  send(method: string, url: string, json?: unknown, headers?: Record<string, string>): Promise<Observed>;
   /** A request with a body of another type than JSON (an image). */
-  sendRaw(method: string, url: string, body: Buffer, contentType: string): Promise<Observed>;
+  sendRaw(method: string, url: string, body: Buffer, contentType: string, headers?: Record<string, string>): Promise<Observed>;
   stop(): void;
 }
 
@@ -65,7 +65,7 @@ export async function startInProcessGateway(environment: Record<string, string> 
   );
   const gateway = await (await import('../../local/stack')).createLocalGateway();
 
-  const sendRaw = async (method: string, url: string, body: Buffer, contentType?: string): Promise<Observed> => {
+  const sendRaw = async (method: string, url: string, body: Buffer, contentType?: string, headers: Record<string, string> = {}): Promise<Observed> => {
     const token = await tokenFor();
     calls = [];
     inputs = [];
@@ -73,13 +73,13 @@ export async function startInProcessGateway(environment: Record<string, string> 
     const answer = await gateway.answer({
       method,
       url,
-      headers: { authorization: `Bearer ${token}`, ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+      headers: { authorization: `Bearer ${token}`, ...(contentType === undefined ? {} : { 'content-type': contentType }), ...headers },
       body,
     });
     return { answer, calls: [...calls], inputs: [...inputs], readUnits };
   };
-  const send = (method: string, url: string, json?: unknown) =>
-    json === undefined ? sendRaw(method, url, Buffer.alloc(0)) : sendRaw(method, url, Buffer.from(JSON.stringify(json)), 'application/json');
+  const send = (method: string, url: string, json?: unknown, headers?: Record<string, string>) =>
+    json === undefined ? sendRaw(method, url, Buffer.alloc(0), undefined, headers) : sendRaw(method, url, Buffer.from(JSON.stringify(json)), 'application/json', headers);
   // The authorizer reads the token's client once per cached verdict (300 s), not per request:
   // settle that verdict before counting the operations' own round trips.
   await send('GET', '/demo/resource/key=warm-up');

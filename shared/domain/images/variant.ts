@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_VARIANT_IMAGES } from './variant-limits';
 
 /** A product variant's image, as the store keeps it (the answer gives its address, variant-answer.ts). */
 export const Image = z.object({
@@ -26,7 +27,7 @@ export type Variant = z.infer<typeof Variant>;
 export const VariantAnswer = z.object({
   id: z.string(),
   sku: z.optional(z.string()),
-  images: z.array(z.string()),
-  stagedImages: z.array(z.string()),
+  images: z.array(z.string()).check(z.maxLength(MAX_VARIANT_IMAGES)),
+  stagedImages: z.array(z.string()).check(z.maxLength(MAX_VARIANT_IMAGES)),
 });
 export type VariantAnswer = z.infer<typeof VariantAnswer>;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_PAGE_SIZE } from '../limits';
 
 /**
  * The paged answer of queries and search, as a schema with its type inferred. Apart from the
@@ -15,6 +16,6 @@ const PageFields = z.object({
 });
 
 /** The paged answer's schema for results of the given schema. */
-export const pageOf = <T extends z.core.$ZodType>(result: T) => z.extend(PageFields, { results: z.array(result) });
+export const pageOf = <T extends z.core.$ZodType>(result: T) => z.extend(PageFields, { results: z.array(result).check(z.maxLength(MAX_PAGE_SIZE)) });
 
 export type Page<T> = z.infer<typeof PageFields> & { results: T[] };

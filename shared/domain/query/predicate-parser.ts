@@ -24,6 +24,7 @@
  * where a table has a rule for them, so a field may well be called "key" or "empty".
  */
 import { leadingText } from '../abbreviate';
+import { MAX_PREDICATE_LENGTH } from '../limits';
 import { fieldPathFrom } from '../language/field-path';
 import { PrattParser, PrattRules, type Language } from '../language/pratt-parser';
 import type { SyntaxErrors } from '../language/token';
@@ -34,8 +35,7 @@ import { QueryError } from './query-error';
 // The syntax tree used to be declared here; importers of these names keep working.
 export type * from './predicate-ast';
 
-/** Longer input is refused before it is read, so one request cannot buy unbounded work. */
-export const MAX_PREDICATE_LENGTH = 10_000;
+export { MAX_PREDICATE_LENGTH };
 /** Groups, not(...) and nested field predicates deeper than this are refused: parsing and the
  * compiled predicate recurse once per level. */
 export const MAX_NESTING_DEPTH = 32;

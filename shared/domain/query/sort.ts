@@ -18,6 +18,7 @@ import {
   requireObjectSchema,
   scalarKindWithin,
 } from './field-schema.js';
+import { MAX_SORT_LENGTH } from '../limits';
 import { QueryError } from './query-error.js';
 
 export type DocumentComparator = (a: unknown, b: unknown) => number;
@@ -36,7 +37,6 @@ interface Word {
 }
 
 const PARAMETER = 'sort';
-const MAX_SORT_LENGTH = 1_000;
 const DIRECTIONS: ReadonlyMap<string, Direction> = new Map([
   ['asc', 1],
   ['desc', -1],

@@ -1,10 +1,12 @@
 import { ResourceNotFoundError } from '../../domain/errors';
 import { MAX_IMAGE_BYTES } from '../../domain/images/image-file';
 import { fromDomainError } from '../errors';
-import { JSON_BODY_LIMIT_BYTES } from '../../domain/limits';
+import { IDEMPOTENCY_RECORD_SECONDS, JSON_BODY_LIMIT_BYTES, LOCAL_HEADER_LIMIT_BYTES } from '../../domain/limits';
 import {
   concurrentModification,
   general,
+  idempotencyKeyInFlight,
+  idempotencyKeyReused,
   insufficientScope,
   invalidInput,
   invalidOperation,
@@ -14,6 +16,7 @@ import {
   oauthError,
   overCapacity,
   requestEntityTooLarge,
+  requestHeaderFieldsTooLarge,
   unsupportedMediaType,
 } from '../errors';
 import type { ErrorResponseName } from './error-names';
@@ -98,6 +101,12 @@ export const errorResponses = {
     schema: 'ErrorResponse',
     example: invalidOperation('The image has not been uploaded yet: PUT it to the upload URL with the headers given, then complete the upload.', 409).body,
   },
+  IdempotencyKeyInFlight: {
+    status: 409,
+    description: '`InvalidOperation`: the first request with this `Idempotency-Key` is still being processed; retry once it has been answered.',
+    schema: 'ErrorResponse',
+    example: idempotencyKeyInFlight().body,
+  },
   PayloadTooLarge: {
     status: 413,
     description: `\`RequestEntityTooLarge\`: JSON bodies are limited to ${JSON_BODY_LIMIT_BYTES} bytes, images to ${MAX_IMAGE_BYTES} bytes. On every operation, a request over API Gateway's 10 MB, or whose event passes Lambda's 6,291,456 bytes, never reaches the service: API Gateway answers it, with its own body \`{"message": …}\`.`,
@@ -110,6 +119,12 @@ export const errorResponses = {
     schema: 'ErrorResponse',
     example: unsupportedMediaType('application/json', 'text/plain').body,
   },
+  IdempotencyKeyReused: {
+    status: 422,
+    description: `\`InvalidInput\`: this \`Idempotency-Key\` was sent in the last ${IDEMPOTENCY_RECORD_SECONDS / 3600} hours with another body or query string, by this client to this method and path; a new request needs a new key.`,
+    schema: 'ErrorResponse',
+    example: idempotencyKeyReused().body,
+  },
   TooManyRequests: {
     status: 429,
     description:
@@ -117,6 +132,12 @@ export const errorResponses = {
     schema: 'GatewayOrErrorResponse',
     example: { message: 'Too Many Requests' },
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying (the brute-force brake only).', schema: { type: 'integer' } } },
+  },
+  RequestHeaderFieldsTooLarge: {
+    status: 431,
+    description: `The request line and headers (a long URL counts) are over the limit: in AWS, API Gateway's 10,240 bytes, refused by API Gateway itself with its own status and body; in local mode ${LOCAL_HEADER_LIMIT_BYTES} bytes, answered 431 \`RequestHeaderFieldsTooLarge\`. Send long predicates in fewer bytes, or page by id.`,
+    schema: 'GatewayOrErrorResponse',
+    example: requestHeaderFieldsTooLarge(LOCAL_HEADER_LIMIT_BYTES).body,
   },
   InternalServerError: {
     status: 500,

@@ -1,4 +1,4 @@
-import { MAX_OFFSET } from '../../domain/limits';
+import { MAX_OFFSET, MAX_PAGE_SIZE, MAX_PREDICATE_LENGTH, MAX_SORT_LENGTH } from '../../domain/limits';
 import type { ParameterSpecs } from '../parameters';
 
 /**
@@ -9,9 +9,9 @@ import type { ParameterSpecs } from '../parameters';
 
 /** The paged query of the commercetools family (GET and HEAD /{projectKey}/resource, GET …/sorted-query-parameters); `var.<name>` joins them. */
 export const PAGED_QUERY = {
-  where: { type: 'string', repeatable: true, description: 'Query predicate; several are AND-ed' },
-  sort: { type: 'string', repeatable: true, description: '`<field> asc|desc`, applied in order' },
-  limit: { type: 'integer', min: 0, max: 500, description: 'Page size (default 20)' },
+  where: { type: 'string', repeatable: true, maxLength: MAX_PREDICATE_LENGTH, description: 'Query predicate; several are AND-ed' },
+  sort: { type: 'string', repeatable: true, maxLength: MAX_SORT_LENGTH, description: '`<field> asc|desc`, applied in order' },
+  limit: { type: 'integer', min: 0, max: MAX_PAGE_SIZE, description: 'Page size (default 20)' },
   offset: { type: 'integer', min: 0, max: MAX_OFFSET, description: 'Results to skip (default 0)' },
   withTotal: { type: 'boolean', description: 'Count all matches (default true)' },
   expand: { type: 'string', repeatable: true, description: 'Accepted; the resource has no references' },

@@ -22,6 +22,10 @@
  *   pk = PROJECT#<projectKey>   sk = STATS#legacy     a project with resources from before the
  *                                                     counters and ordered ids (the migration
  *                                                     writes it: their count, `unorderedIds`)
+ *   pk = PROJECT#<projectKey>   sk = IDEMPOTENCY#<hash>   the record of an Idempotency-Key (Powertools:
+ *                                                     status, the answer, the request's hash), removed
+ *                                                     by the TTL after a day; the hash is of the client,
+ *                                                     method, path and key (idempotency-records.ts)
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
  *   pk = CLIENT#<clientId>      sk = ATTEMPTS#<window>#<source>   its brute-force brake counter per source address
  *
@@ -61,6 +65,8 @@ export const tombstoneKey = (projectKey: string, deletedAt: string, id: string) 
 export const tombstonedId = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
 export const legacyStatsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: `${STATS_PREFIX}legacy` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
+/** Powertools' key prefix of Idempotency-Key records: their sort keys are `IDEMPOTENCY#<hash>`. */
+export const idempotencyKeyPrefix = 'IDEMPOTENCY';
 export const ATTEMPT_COUNTER_PREFIX = 'ATTEMPTS#';
 export const attemptCounterKey = (clientId: string, window: number, source: string) => ({
   pk: clientKey(clientId).pk,

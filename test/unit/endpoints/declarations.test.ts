@@ -15,6 +15,7 @@ import {
   type RouteDeclaration,
 } from '../../../shared/http/declaration';
 import { endpoint, ok } from '../../../shared/http/endpoint';
+import { idempotencyKeys } from '../../../shared/http/idempotency-keys';
 import { jsonBody } from '../../../shared/http/json-body-pipeline';
 
 process.env.AWS_LAMBDA_LOG_LEVEL = 'WARN'; // no request lines in the test output
@@ -68,6 +69,17 @@ describe('an endpoint whose access cannot be enforced is refused (fail closed)',
     expect(() => endpoint(json, async () => ok({}))).toThrow(/takes JSON bodies: its handler must give endpoint\(\) the jsonBody pipeline/);
     expect(() => endpoint(json, async () => ok({}), jsonBody)).not.toThrow();
     expect(() => endpoint(declarationWith({}), async () => ok({}), jsonBody)).toThrow(/body pipeline for routes that take no JSON/);
+  });
+
+  it('an endpoint that declares idempotencyKey is built with idempotencyKeys, and only such an endpoint; it needs projects:write', () => {
+    const keyed = { ...declarationWith({ method: 'DELETE' }), permissions: ['projects:write'], idempotencyKey: true } as const satisfies EndpointDeclaration;
+    const keys = idempotencyKeys(() => {
+      throw new Error('not called: nothing is sent');
+    });
+    expect(() => endpoint(keyed, async () => ok({}))).toThrow(/declares idempotencyKey: its handler must give endpoint\(\) idempotencyKeys/);
+    expect(() => endpoint(keyed, async () => ok({}), undefined, keys)).not.toThrow();
+    expect(() => endpoint(declarationWith({}), async () => ok({}), undefined, keys)).toThrow(/given idempotencyKeys without declaring idempotencyKey/);
+    expect(() => checkEndpoint({ ...keyed, permissions: ['projects:read'] })).toThrow(/without projects:write/);
   });
 
   it('refuses an endpoint with no route or no name', () => {

@@ -217,3 +217,13 @@ function checkRefusal(text: string): number | undefined {
     return (error as { statusCode?: number }).statusCode;
   }
 }
+
+describe('declared string parameters with a maxLength', () => {
+  it('take values up to it and refuse longer ones, naming the limit', () => {
+    const specs = { where: { type: 'string', repeatable: true, maxLength: 10 } } as const;
+    expect(() => checkParameters(specs, q(`where=${'x'.repeat(10)}&where=y`))).not.toThrow();
+    expect(() => checkParameters(specs, q(`where=y&where=${'x'.repeat(11)}`))).toThrow(
+      expect.objectContaining({ statusCode: 400, message: `The query parameter 'where' must be a string of at most 10 characters, got '${'x'.repeat(11)}'.` }),
+    );
+  });
+});

@@ -8,7 +8,7 @@ import { errorResponses } from '../../../shared/http/contract/error-responses';
 import { documentSchemas } from '../../../shared/http/contract/schemas';
 import type { RouteDeclaration as Route } from '../../../shared/http/declaration';
 import { buildOpenApiDocument, serializeOpenApi } from '../../../shared/http/openapi';
-import { serializeRouteKeys } from '../../../shared/http/route-table';
+import { routeTableOf, serializeRouteKeys } from '../../../shared/http/route-table';
 
 const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes);
 const document = buildOpenApiDocument(endpoints, fallback);
@@ -138,6 +138,25 @@ describe('the OpenAPI document', () => {
     expect(components.responses.TooManyRequests.content['application/json'].example).toEqual({ message: 'Too Many Requests' });
   });
 
+  it('documents 431 (request line and headers over the limit) on every route', () => {
+    for (const route of routes as readonly Route[]) {
+      expect(operation(route).responses['431'], `${route.method} ${route.path}`).toBeDefined();
+    }
+  });
+
+  it('documents the Idempotency-Key header, 409 and 422 exactly on the routes that take it: every write under /{projectKey}/resource', () => {
+    for (const { route, endpoint } of routeTableOf(endpoints)) {
+      const takesKey = endpoint.idempotencyKey === true;
+      const operationOf = operation(route);
+      const where = `${route.method} ${route.path}`;
+      expect(operationOf.parameters.some((parameter: { $ref?: string }) => parameter.$ref === '#/components/parameters/Idempotency-Key'), where).toBe(takesKey);
+      expect(operationOf.responses['422'] !== undefined, where).toBe(takesKey);
+      const writesResources = route.path.startsWith('/{projectKey}/resource') && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method);
+      // Extension actions (POST namespace-action) call the project's own function: its effects are the extension's.
+      if (!route.path.endsWith('/namespace-action')) expect(takesKey, where).toBe(writesResources);
+    }
+  });
+
   it('describes errors in the commercetools shape, with examples that fit it', () => {
     expect(components.schemas.ErrorResponse.required).toEqual(['statusCode', 'message', 'errors']);
     for (const [name, response] of Object.entries(errorResponses) as [string, (typeof errorResponses)[keyof typeof errorResponses]][]) {
@@ -147,8 +166,12 @@ describe('the OpenAPI document', () => {
       expect(documentSchemas[response.schema].schema.safeParse(example).success, name).toBe(true);
     }
     const update = operation({ method: 'POST', path: '/{projectKey}/resource/{id}' });
-    expect(Object.keys(update.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '429', '500', '503']);
-    expect(update.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' });
+    expect(Object.keys(update.responses)).toEqual(['200', '400', '401', '403', '404', '409', '413', '415', '422', '429', '431', '500', '503']);
+    expect(operation({ method: 'GET', path: '/{projectKey}/resource/{id}' }).responses['404']).toEqual({ $ref: '#/components/responses/NotFound' });
+    // Errors sharing a status are one answer: each described, each with its example.
+    expect(update.responses['409'].description).toContain('`ConcurrentModification`');
+    expect(update.responses['409'].description).toContain('Idempotency-Key');
+    expect(Object.keys(update.responses['409'].content['application/json'].examples)).toEqual(['Conflict', 'IdempotencyKeyInFlight']);
     // HEAD answers have no body, errors included.
     const head = operation({ method: 'HEAD', path: '/{projectKey}/resource' });
     for (const response of Object.values(head.responses)) expect(response).not.toHaveProperty('content');
