@@ -30,6 +30,8 @@ export async function setup(project: TestProject) {
       LOCAL_CLIENT_SECRET: DEV_CLIENT.clientSecret,
       LOCAL_PROJECT_KEYS: DEV_CLIENT.projectKeys.join(','),
       CORS_ORIGINS: browserOrigin,
+      // Failed subscription deliveries are retried within a second or so (subscriptions.test.ts).
+      SUBSCRIPTION_RETRY_DELAY_MS: '200',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,0 +1,41 @@
+import { VIEW_SUBSCRIPTIONS } from '../../shared/http/contract/access';
+import { json } from '../../shared/http/contract/content';
+import { PROJECT_KEY, SUBSCRIPTION_ID } from '../../shared/http/contract/path-parameters';
+import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { defineEndpoint, route } from '../../shared/http/declaration';
+
+/**
+ * GET /{projectKey}/subscriptions (a page) and GET /{projectKey}/subscriptions/{idOrKey}: API
+ * Gateway cannot route a partial segment, so `key=<key>` shares the `{idOrKey}` route.
+ */
+export const getSubscriptions = defineEndpoint({
+  name: 'get-subscriptions',
+  permissions: ['projects:read'],
+  routes: [
+    route({
+      method: 'GET',
+      path: '/{projectKey}/subscriptions',
+      access: VIEW_SUBSCRIPTIONS,
+      body: 'none',
+      rows: [],
+      summary: 'A page of the project\'s subscriptions, oldest first.',
+      pathParameters: { projectKey: PROJECT_KEY },
+      query: { limit: PAGED_QUERY.limit, offset: PAGED_QUERY.offset },
+      tag: 'Subscriptions',
+      responses: { 200: { description: 'A page of subscriptions.', content: json('SubscriptionPagedQueryResponse') } },
+      errors: ['BadRequest', 'ServiceUnavailable'],
+    }),
+    route({
+      method: 'GET',
+      path: '/{projectKey}/subscriptions/{idOrKey}',
+      access: VIEW_SUBSCRIPTIONS,
+      body: 'none',
+      rows: [],
+      summary: 'A subscription by id, or by key with the segment `key=<key>`.',
+      pathParameters: { projectKey: PROJECT_KEY, idOrKey: SUBSCRIPTION_ID },
+      tag: 'Subscriptions',
+      responses: { 200: { description: 'The subscription.', content: json('Subscription') } },
+      errors: ['NotFound', 'ServiceUnavailable'],
+    }),
+  ],
+});
