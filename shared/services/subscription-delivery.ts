@@ -24,6 +24,9 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 60_000, giveUpAfterMs: 24 * 3_600_000 };
 /** Header of the signature of a webhook delivery (the extension calls' scheme: docs/extensions.md). */
 export const DELIVERY_SIGNATURE_HEADER = 'x-subscription-signature';
+/** The log lines the stack's metric filters count (infra/constructs/monitoring.ts). */
+export const DELIVERY_FAILED_MESSAGE = 'notification delivery failed';
+export const DEAD_LETTER_MESSAGE = 'notification dead-lettered';
 const HTTP_TIMEOUT_MS = 5_000;
 const MAX_DELAY_MS = 3_600_000;
 
@@ -96,8 +99,7 @@ export class SubscriptionDelivery {
           await this.store.park(failed);
           break;
         }
-        // The metric filter of the stack's DeadLetters alarm reads this line (infra/constructs/monitoring.ts).
-        logger.error('notification dead-lettered', { subscriptionId: parked.subscriptionId, projectKey: parked.projectKey, sequenceNumber: parked.sequenceNumber, error });
+        logger.error(DEAD_LETTER_MESSAGE, { subscriptionId: parked.subscriptionId, projectKey: parked.projectKey, sequenceNumber: parked.sequenceNumber, error });
         await this.store.deadLetter(failed);
       }
     }
@@ -125,7 +127,7 @@ export class SubscriptionDelivery {
       return undefined;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      logger.warn('notification delivery failed', { subscriptionId: subscription.id, notificationId: delivery.notificationId, reason });
+      logger.warn(DELIVERY_FAILED_MESSAGE, { subscriptionId: subscription.id, notificationId: delivery.notificationId, reason });
       return reason;
     }
   }

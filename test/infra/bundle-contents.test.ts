@@ -27,6 +27,11 @@ const VALIDATING = [
   'update-resource',
   'post-complex-path',
   'call-extension-action',
+  // A subscription's draft, and the stored subscriptions every subscription function and the consumer read.
+  'create-subscription',
+  'get-subscriptions',
+  'delete-subscription',
+  'deliver-changes',
 ];
 
 describe('what each function bundles', () => {
