@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,6 +21,12 @@ import { call, draftExample, tokenFor } from './api-client';
  * loopback). The stack retries failed deliveries after 200 ms (global-setup.ts).
  */
 const PROJECT = 'subscriptions';
+const dataDir = inject('dataDir');
+const local = JSON.parse(readFileSync(join(dataDir, 'endpoints.json'), 'utf8')) as { dynamoDbEndpoint: string; tableName: string };
+const documents = DynamoDBDocumentClient.from(
+  new DynamoDBClient({ endpoint: local.dynamoDbEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  { marshallOptions: { removeUndefinedValues: true } },
+);
 
 interface Received {
   body: Record<string, any>;
@@ -138,13 +146,9 @@ describe('delivery', () => {
 
 describe('a consumer stopped in the middle of a batch', () => {
   it('loses nothing: a new one starts from the last batch finished, and later ones from where it stopped', async () => {
-    const local = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')) as { dynamoDbEndpoint: string; tableName: string };
     const endpoint = local.dynamoDbEndpoint;
     const tableName = `${local.tableName}-crash-${Date.now()}`;
     const streamArn = await ensureTable(endpoint, tableName);
-    const documents = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }), {
-      marshallOptions: { removeUndefinedValues: true },
-    });
     const subscriptions = new DynamoDbSubscriptionStore(documents, tableName);
     const resources = new DynamoDbResourceStore(documents, tableName);
     const now = new Date().toISOString();
@@ -241,5 +245,35 @@ describe('the subscriptions API', () => {
     const viewer = await tokenFor(`view_subscriptions:${PROJECT}`);
     expect((await call('GET', `/${PROJECT}/subscriptions`, { token: viewer })).status).toBe(200);
     expect((await call('POST', `/${PROJECT}/subscriptions`, { token: viewer, json: body })).status).toBe(403);
+  });
+});
+
+describe('the operator CLI (npm run subscriptions)', () => {
+  const cli = async (...args: string[]) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, LOCAL_DATA_DIR: dataDir };
+    delete env.TABLE_NAME;
+    delete env.AWS_ENDPOINT_URL_DYNAMODB;
+    return (await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/subscription-cli.ts', ...args], { env })).stdout;
+  };
+
+  it('lists the notifications given up on, and replays them to the destination', async () => {
+    const { subscription, hook } = await subscribe('replayed');
+    const now = new Date().toISOString();
+    const notification = { notificationType: 'ResourceCreated' as const, projectKey: PROJECT, resource: { typeId: 'resource' as const, id: 'given-up' }, version: 1, modifiedAt: now };
+    await new DynamoDbSubscriptionStore(documents, local.tableName).deadLetter({
+      subscriptionId: subscription.id,
+      projectKey: PROJECT,
+      sequenceNumber: '7',
+      notification,
+      attempts: 20,
+      parkedAt: now,
+      nextAttemptAt: now,
+      lastError: 'the destination answered 503',
+    });
+    const only = ['--project', PROJECT, '--subscription', subscription.id];
+    expect(await cli('failed', ...only)).toContain('ResourceCreated given-up v1');
+    expect(await cli('replay', ...only)).toContain('Replayed 1 notification');
+    await until(() => hook.received.some(({ body }) => body.resource.id === 'given-up'), 'the replayed notification');
+    expect(await cli('failed', ...only)).toContain('No failed notifications');
   });
 });

@@ -16,12 +16,13 @@ const delivery: Delivery = {
   notificationId: 'sub-1-0042',
 };
 
-function capture<C extends { prototype: { send: unknown } }>(Client: C, answer: unknown = {}) {
+function capture(Client: typeof SQSClient | typeof SNSClient | typeof EventBridgeClient, answer: unknown = {}) {
   const sent: { command: unknown; region: string }[] = [];
-  vi.spyOn(Client.prototype as never, 'send').mockImplementation(async function (this: { config: { region: () => Promise<string> } }, command: unknown) {
+  const prototype = Client.prototype as unknown as { send(command: unknown): Promise<unknown> };
+  vi.spyOn(prototype, 'send').mockImplementation(async function (this: { config: { region: () => Promise<string> } }, command: unknown) {
     sent.push({ command, region: await this.config.region() });
     return answer;
-  } as never);
+  });
   return sent;
 }
 
