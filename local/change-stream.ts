@@ -19,9 +19,9 @@ export interface ChangeStreamOptions {
 /**
  * Local mode's event source mapping: reads the table's stream from DynamoDB Local shard by shard
  * (a child shard after its parent), in order, and hands each batch to the consumer. A shard's
- * position is written to the table after each batch the consumer took whole, so a consumer stopped
- * mid-batch starts again from the last batch it finished (at least once, nothing lost); a batch it
- * failed part of is given again from the record it named.
+ * position is written to the table after each batch the consumer handled, so a consumer that fails
+ * or stops mid-batch starts again after the last batch it finished (at least once, nothing lost); a
+ * batch it failed part of is given again from the record it named.
  */
 export function startChangeStream(options: ChangeStreamOptions): { stop(): Promise<void> } {
   const streams = new DynamoDBStreamsClient({ endpoint: options.streamsEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -51,7 +51,6 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
     if (Records.length > 0) {
       const { batchItemFailures } = await options.consume({ Records });
-      if (stopped) return;
       const failed = Records.findIndex((record) => record.dynamodb?.SequenceNumber === batchItemFailures[0]?.itemIdentifier);
       const handled = failed === -1 ? Records : Records.slice(0, failed);
       const last = handled.at(-1)?.dynamodb?.SequenceNumber;
