@@ -188,17 +188,16 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
  * only for what it subscribes). Modelled, not measured: the stream's reads by the event source
  * mapping and its filtering are free; each batch is one invocation (the worst case: a change per
  * batch, as at low traffic), which reads the project's subscriptions and whether each has parked
- * notifications (a strongly consistent Query each, one read unit), waits for the destination, and
- * logs one line per delivery. SQS, SNS and EventBridge bill the receiving account, not this one.
+ * notifications (a strongly consistent Query each, one read unit) and waits for the destination; a
+ * delivery logs nothing (failures do). SQS, SNS and EventBridge bill the receiving account, not this one.
  */
-export function subscriptionCostPerMillionChanges(options = { subscriptions: 1, changesPerBatch: 1, destinationMs: 100, deliveryLogBytes: 220, notificationBytes: 400 }) {
+export function subscriptionCostPerMillionChanges(options = { subscriptions: 1, changesPerBatch: 1, destinationMs: 100, notificationBytes: 400 }) {
   const M = 1e6;
   const invocations = M / options.changesPerBatch;
   const items = {
     lambdaRequests: (invocations / M) * PRICES.lambdaRequestsPerMillion,
     lambdaCompute: invocations * (FUNCTION_MEMORY_MB / 1024) * ((options.destinationMs * options.subscriptions * options.changesPerBatch) / 1000) * PRICES.lambdaArmPerGbSecond,
     dynamoDbReads: (invocations * (1 + options.subscriptions) * PRICES.dynamoDbReadUnitPerMillion) / M,
-    cloudWatchLogs: ((M * options.subscriptions * (options.deliveryLogBytes + PRICES.logEventOverheadBytes)) / 1024 ** 3) * PRICES.cloudWatchLogsPerGb,
     dataTransferOut: ((M * options.subscriptions * options.notificationBytes) / 1024 ** 3) * PRICES.dataTransferOutPerGb,
   };
   const rounded = Object.fromEntries(Object.entries(items).map(([name, value]) => [name, round(value, 4)]));

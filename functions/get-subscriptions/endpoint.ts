@@ -8,32 +8,26 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
  * GET /{projectKey}/subscriptions (a page) and GET /{projectKey}/subscriptions/{idOrKey}: API
  * Gateway cannot route a partial segment, so `key=<key>` shares the `{idOrKey}` route.
  */
+const read = { method: 'GET', access: VIEW_SUBSCRIPTIONS, body: 'none', rows: [], tag: 'Subscriptions' } as const;
+
 export const getSubscriptions = defineEndpoint({
   name: 'get-subscriptions',
   permissions: ['projects:read'],
   routes: [
     route({
-      method: 'GET',
+      ...read,
       path: '/{projectKey}/subscriptions',
-      access: VIEW_SUBSCRIPTIONS,
-      body: 'none',
-      rows: [],
       summary: 'A page of the project\'s subscriptions, oldest first.',
       pathParameters: { projectKey: PROJECT_KEY },
       query: { limit: PAGED_QUERY.limit, offset: PAGED_QUERY.offset },
-      tag: 'Subscriptions',
       responses: { 200: { description: 'A page of subscriptions.', content: json('SubscriptionPagedQueryResponse') } },
       errors: ['BadRequest', 'ServiceUnavailable'],
     }),
     route({
-      method: 'GET',
+      ...read,
       path: '/{projectKey}/subscriptions/{idOrKey}',
-      access: VIEW_SUBSCRIPTIONS,
-      body: 'none',
-      rows: [],
       summary: 'A subscription by id, or by key with the segment `key=<key>`.',
       pathParameters: { projectKey: PROJECT_KEY, idOrKey: SUBSCRIPTION_ID },
-      tag: 'Subscriptions',
       responses: { 200: { description: 'The subscription.', content: json('Subscription') } },
       errors: ['NotFound', 'ServiceUnavailable'],
     }),

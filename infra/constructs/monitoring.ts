@@ -209,7 +209,6 @@ export class Monitoring extends Construct {
     alarm('AuthorizerRefusals', authorizerRefusals, ALARM_THRESHOLDS.authorizerRefusals, 'Many tokens refused by the authorizer in 5 minutes.');
     alarm('TokenEndpointFailures', tokenFailures, ALARM_THRESHOLDS.tokenFailures, 'A burst of failed requests at POST /oauth/token.');
 
-    const consumerGraphs: GraphWidget[] = [];
     if (props.changeConsumer) {
       const { fn, logGroup, failedBatches } = props.changeConsumer;
       const countLines = (metricName: string, msg: string) => {
@@ -222,16 +221,9 @@ export class Monitoring extends Construct {
         period,
         label: 'Notifications lost to the normal path',
       });
-      const failures = countLines('DeliveryFailures', DELIVERY_FAILED_MESSAGE);
-      const iteratorAge = fn.metric('IteratorAge', { period, statistic: 'Maximum' });
-      alarm('SubscriptionDeliveryFailures', failures, ALARM_THRESHOLDS.deliveryFailures, 'Many subscription deliveries failed in 5 minutes.');
+      alarm('SubscriptionDeliveryFailures', countLines('DeliveryFailures', DELIVERY_FAILED_MESSAGE), ALARM_THRESHOLDS.deliveryFailures, 'Many subscription deliveries failed in 5 minutes.');
       alarm('SubscriptionNotificationsLost', lost, ALARM_THRESHOLDS.lostNotifications, 'Notifications became dead letters, or stream batches failed.');
-      alarm('ChangeStreamIteratorAge', iteratorAge, ALARM_THRESHOLDS.streamIteratorAgeMs, 'The change stream is read more than a minute late.', 3);
-      consumerGraphs.push(
-        new GraphWidget({ title: 'Subscription deliveries failed', left: [failures], width: 8, height: 6 }),
-        new GraphWidget({ title: 'Notifications lost to the normal path', left: [lost], width: 8, height: 6 }),
-        new GraphWidget({ title: 'Change stream iterator age (ms)', left: [iteratorAge], width: 8, height: 6 }),
-      );
+      alarm('ChangeStreamIteratorAge', fn.metric('IteratorAge', { period, statistic: 'Maximum' }), ALARM_THRESHOLDS.streamIteratorAgeMs, 'The change stream is read more than a minute late.', 3);
     }
 
     if (props.alarmEmail) {
@@ -291,7 +283,6 @@ export class Monitoring extends Construct {
           graph('Token endpoint 4xx', [tokenFailures]),
         ],
         [graph('Queries past the budget (400 QueryTimedOut) per route', [perRoute('QueryTimedOut', 'Sum', 'QueryTimedOut')], 24)],
-        consumerGraphs,
       ],
     });
   }

@@ -22,15 +22,13 @@ export class AwsDestinations implements CloudDestinations {
     const fifo = { MessageGroupId: delivery.resource.id, MessageDeduplicationId: delivery.notificationId };
     switch (destination.type) {
       case 'SQS': {
-        const queueUrl = destination.queueUrl;
-        const region = /sqs\.([a-z0-9-]+)\.amazonaws/.exec(queueUrl)?.[1];
-        await this.client('SQS', SQSClient, region).send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: body, ...(queueUrl.endsWith('.fifo') ? fifo : {}) }));
-        return;
+        const { queueUrl: QueueUrl } = destination;
+        const region = /sqs\.([a-z0-9-]+)\.amazonaws/.exec(QueueUrl)?.[1];
+        return void (await this.client('SQS', SQSClient, region).send(new SendMessageCommand({ QueueUrl, MessageBody: body, ...(QueueUrl.endsWith('.fifo') ? fifo : {}) })));
       }
       case 'SNS': {
-        const topicArn = destination.topicArn;
-        await this.client('SNS', SNSClient, topicArn.split(':')[3]).send(new PublishCommand({ TopicArn: topicArn, Message: body, ...(topicArn.endsWith('.fifo') ? fifo : {}) }));
-        return;
+        const { topicArn: TopicArn } = destination;
+        return void (await this.client('SNS', SNSClient, TopicArn.split(':')[3]).send(new PublishCommand({ TopicArn, Message: body, ...(TopicArn.endsWith('.fifo') ? fifo : {}) })));
       }
       case 'EventBridge': {
         const { region, accountId } = destination;

@@ -67,6 +67,7 @@ export class SubscriptionDelivery {
     return undefined;
   }
 
+  /** Sends, or parks behind what the subscription has parked; a failure parks, and what follows queues behind it. */
   private async deliverOrPark(stored: StoredSubscription, sequenceNumber: string, notification: ChangeNotification, queued: Map<string, Promise<boolean>>) {
     const { id } = stored.subscription;
     if (!queued.has(id)) queued.set(id, this.store.hasParked(id));
@@ -81,7 +82,7 @@ export class SubscriptionDelivery {
   /** Delivers parked notifications that are due, subscription by subscription, until `deadline` (epoch ms). */
   async retryParked(deadline: number): Promise<void> {
     for (let head = await this.store.nextParked(); head && Date.now() < deadline; head = await this.store.nextParked(head.subscriptionId)) {
-      const stored = await this.storeOf(head);
+      const stored = await this.store.get(head.projectKey, head.subscriptionId);
       for await (const parked of this.store.parked(head.subscriptionId)) {
         // A deleted subscription's notifications go with it.
         if (!stored) {
@@ -105,10 +106,6 @@ export class SubscriptionDelivery {
     }
   }
 
-  private storeOf(parked: ParkedNotification) {
-    return this.store.get(parked.projectKey, parked.subscriptionId);
-  }
-
   private failed(parked: ParkedNotification, error: string): ParkedNotification {
     const attempts = parked.attempts + 1;
     const delay = Math.min(this.options.retry.firstDelayMs * 2 ** (attempts - 1), MAX_DELAY_MS);
@@ -122,7 +119,6 @@ export class SubscriptionDelivery {
     try {
       if (destination.type === 'HTTP') await this.post(destination.url, JSON.stringify(delivery), secret);
       else await this.cloud.send(destination, delivery);
-      logger.info('notification delivered', { subscriptionId: subscription.id, notificationId: delivery.notificationId, type: delivery.notificationType });
       this.onDelivered?.(subscription, delivery);
       return undefined;
     } catch (error) {

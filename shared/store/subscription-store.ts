@@ -14,10 +14,7 @@ export interface ParkedNotification {
   lastError?: string;
 }
 
-/**
- * The projects' subscriptions, and what delivery keeps: the notifications parked behind a failed
- * one (in stream order, per subscription) and those given up on (the dead letters the CLI replays).
- */
+/** Subscriptions, and what delivery keeps: notifications parked behind a failed one, and dead letters. */
 export interface SubscriptionStore {
   /** Throws DuplicateKeyError when another subscription of the project holds the key. */
   create(projectKey: string, stored: StoredSubscription): Promise<void>;
@@ -28,7 +25,7 @@ export interface SubscriptionStore {
   delete(projectKey: string, subscription: Subscription, expectedVersion: number): Promise<void>;
 
   hasParked(subscriptionId: string): Promise<boolean>;
-  /** Parks a notification, or records another failed attempt of one parked. */
+  /** Parks a notification, or records another failed attempt. */
   park(parked: ParkedNotification): Promise<void>;
   /** The first parked notification of the first subscription after `afterSubscriptionId`. */
   nextParked(afterSubscriptionId?: string): Promise<ParkedNotification | undefined>;

@@ -4,16 +4,7 @@ import { sequenceKey } from '../../domain/subscriptions/notification';
 import { Subscription, type StoredSubscription } from '../../domain/subscriptions/subscription';
 import type { ParkedNotification, SubscriptionStore } from '../subscription-store';
 import { cancellationReasons, translateEngineError } from './errors';
-import {
-  deadLetterKey,
-  deadLettersPartition,
-  PARKED_PARTITION,
-  parkedKey,
-  projectPartition,
-  SUBSCRIPTION_PREFIX,
-  subscriptionKey,
-  subscriptionKeySentinelKey,
-} from './keys';
+import { deadLetterKey, deadLettersPartition, PARKED_PARTITION, parkedKey, projectPartition, SUBSCRIPTION_PREFIX, subscriptionKey, subscriptionKeySentinelKey } from './keys';
 import { allItemsOf, itemsOf, sendTransaction } from './operations';
 
 type Item = Record<string, unknown>;
@@ -26,15 +17,11 @@ export class DynamoDbSubscriptionStore implements SubscriptionStore {
   ) {}
 
   async create(projectKey: string, { subscription, secret }: StoredSubscription): Promise<void> {
-    const { key } = subscription;
+    const { key, id } = subscription;
     const put = (Item: Item) => ({ Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' } });
+    const sentinel = key === undefined ? [] : [put({ ...subscriptionKeySentinelKey(projectKey, key), type: 'subscription-key', subscriptionId: id })];
     try {
-      await sendTransaction(this.db, {
-        TransactItems: [
-          put({ ...subscriptionKey(projectKey, subscription.id), type: 'subscription', subscription: JSON.stringify(subscription), secret }),
-          ...(key === undefined ? [] : [put({ ...subscriptionKeySentinelKey(projectKey, key), type: 'subscription-key', subscriptionId: subscription.id })]),
-        ],
-      });
+      await sendTransaction(this.db, { TransactItems: [put({ ...subscriptionKey(projectKey, id), type: 'subscription', subscription: JSON.stringify(subscription), secret }), ...sentinel] });
     } catch (error) {
       if (key !== undefined && cancellationReasons(error)?.[1]?.code === 'ConditionalCheckFailed') throw new DuplicateKeyError(key);
       translateEngineError(error);
@@ -52,34 +39,13 @@ export class DynamoDbSubscriptionStore implements SubscriptionStore {
   }
 
   async list(projectKey: string): Promise<StoredSubscription[]> {
-    const items = await allItemsOf((ExclusiveStartKey) =>
-      this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':prefix': SUBSCRIPTION_PREFIX },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      ),
-    );
-    return items.map(toStored);
+    return (await allItemsOf(this.pages(projectPartition(projectKey), 'begins_with(sk, :sk)', SUBSCRIPTION_PREFIX))).map(toStored);
   }
 
-  async delete(projectKey: string, subscription: Subscription, expectedVersion: number): Promise<void> {
+  async delete(projectKey: string, { id, key }: Subscription, expectedVersion: number): Promise<void> {
+    const remove = (Key: Item) => ({ Delete: { TableName: this.tableName, Key, ConditionExpression: 'attribute_exists(pk)' } });
     try {
-      await sendTransaction(this.db, {
-        TransactItems: [
-          {
-            Delete: {
-              TableName: this.tableName,
-              Key: subscriptionKey(projectKey, subscription.id),
-              ConditionExpression: 'attribute_exists(pk)',
-            },
-          },
-          ...(subscription.key === undefined ? [] : [{ Delete: { TableName: this.tableName, Key: subscriptionKeySentinelKey(projectKey, subscription.key) } }]),
-        ],
-      });
+      await sendTransaction(this.db, { TransactItems: [remove(subscriptionKey(projectKey, id)), ...(key === undefined ? [] : [remove(subscriptionKeySentinelKey(projectKey, key))])] });
     } catch (error) {
       // Deleted meanwhile (subscriptions have no updates: their version never moves).
       if (cancellationReasons(error)) throw new VersionConflictError(expectedVersion, undefined);
@@ -88,48 +54,24 @@ export class DynamoDbSubscriptionStore implements SubscriptionStore {
   }
 
   async hasParked(subscriptionId: string): Promise<boolean> {
-    return (await this.nextParked(undefined, subscriptionId)) !== undefined;
+    return (await this.first('begins_with(sk, :sk)', `${subscriptionId}#`)) !== undefined;
   }
 
   async park(parked: ParkedNotification): Promise<void> {
     await this.put({ ...parkedKey(parked.subscriptionId, sequenceKey(parked.sequenceNumber)), ...toItem(parked) });
   }
 
-  /** One item: after a subscription's range (`<id>$` sorts after every `<id>#…`), or the first of one. */
-  async nextParked(afterSubscriptionId?: string, ofSubscriptionId?: string): Promise<ParkedNotification | undefined> {
-    const { Items } = await this.db
-      .send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: ofSubscriptionId === undefined ? 'pk = :pk AND sk > :after' : 'pk = :pk AND begins_with(sk, :after)',
-          ExpressionAttributeValues: { ':pk': PARKED_PARTITION, ':after': ofSubscriptionId === undefined ? `${afterSubscriptionId ?? ''}$` : `${ofSubscriptionId}#` },
-          ConsistentRead: true,
-          Limit: 1,
-        }),
-      )
-      .catch(translateEngineError);
-    return Items?.[0] && toParked(Items[0]);
+  /** After a subscription's range: `<id>$` sorts after every `<id>#…`. */
+  async nextParked(afterSubscriptionId = ''): Promise<ParkedNotification | undefined> {
+    return this.first('sk > :sk', `${afterSubscriptionId}$`);
   }
 
   async *parked(subscriptionId: string): AsyncIterable<ParkedNotification> {
-    const items = itemsOf((ExclusiveStartKey) =>
-      this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': PARKED_PARTITION, ':prefix': `${subscriptionId}#` },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      ),
-    );
-    for await (const item of items) yield toParked(item);
+    for await (const item of itemsOf(this.pages(PARKED_PARTITION, 'begins_with(sk, :sk)', `${subscriptionId}#`))) yield toParked(item);
   }
 
   async unpark(parked: ParkedNotification): Promise<void> {
-    await this.db
-      .send(new DeleteCommand({ TableName: this.tableName, Key: parkedKey(parked.subscriptionId, sequenceKey(parked.sequenceNumber)) }))
-      .catch(translateEngineError);
+    await this.deleteItem(parkedKey(parked.subscriptionId, sequenceKey(parked.sequenceNumber)));
   }
 
   /** Written before the parked item goes: a crash between the two leaves both (delivered twice at worst), never neither. */
@@ -139,34 +81,37 @@ export class DynamoDbSubscriptionStore implements SubscriptionStore {
   }
 
   async deadLetters(projectKey: string): Promise<ParkedNotification[]> {
-    const items = await allItemsOf((ExclusiveStartKey) =>
-      this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': deadLettersPartition(projectKey) },
-          ConsistentRead: true,
-          ExclusiveStartKey,
-        }),
-      ),
-    );
-    return items.map(toParked);
+    return (await allItemsOf(this.pages(deadLettersPartition(projectKey), 'sk > :sk', ' '))).map(toParked);
   }
 
   async replay(dead: ParkedNotification, now: string): Promise<void> {
     await this.park({ ...dead, attempts: 0, parkedAt: now, nextAttemptAt: now });
-    await this.db
-      .send(new DeleteCommand({ TableName: this.tableName, Key: deadLetterKey(dead.projectKey, dead.subscriptionId, sequenceKey(dead.sequenceNumber)) }))
-      .catch(translateEngineError);
+    await this.deleteItem(deadLetterKey(dead.projectKey, dead.subscriptionId, sequenceKey(dead.sequenceNumber)));
+  }
+
+  /** The pages of a Query of one partition, its sort keys held to `condition` on `:sk`. */
+  private pages(pk: string, condition: string, sk: string, Limit?: number) {
+    return (ExclusiveStartKey: Item | undefined) =>
+      this.db.send(
+        new QueryCommand({ TableName: this.tableName, KeyConditionExpression: `pk = :pk AND ${condition}`, ExpressionAttributeValues: { ':pk': pk, ':sk': sk }, ConsistentRead: true, Limit, ExclusiveStartKey }),
+      );
+  }
+
+  private async first(condition: string, sk: string): Promise<ParkedNotification | undefined> {
+    const { Items } = await this.pages(PARKED_PARTITION, condition, sk, 1)(undefined).catch(translateEngineError);
+    return Items?.[0] && toParked(Items[0]);
   }
 
   private async getItem(Key: Item): Promise<Item | undefined> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true })).catch(translateEngineError);
-    return Item;
+    return (await this.db.send(new GetCommand({ TableName: this.tableName, Key, ConsistentRead: true })).catch(translateEngineError)).Item;
   }
 
   private async put(Item: Item): Promise<void> {
     await this.db.send(new PutCommand({ TableName: this.tableName, Item })).catch(translateEngineError);
+  }
+
+  private async deleteItem(Key: Item): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key })).catch(translateEngineError);
   }
 }
 
@@ -175,15 +120,8 @@ const toStored = (item: Item): StoredSubscription => ({ subscription: Subscripti
 
 const toItem = ({ notification, ...parked }: ParkedNotification): Item => ({ type: 'parked-notification', ...parked, notification: JSON.stringify(notification) });
 
-function toParked(item: Item): ParkedNotification {
-  return {
-    subscriptionId: String(item.subscriptionId),
-    projectKey: String(item.projectKey),
-    sequenceNumber: String(item.sequenceNumber),
-    notification: JSON.parse(String(item.notification)),
-    attempts: Number(item.attempts),
-    parkedAt: String(item.parkedAt),
-    nextAttemptAt: String(item.nextAttemptAt),
-    ...(item.lastError === undefined ? {} : { lastError: String(item.lastError) }),
-  };
-}
+const toParked = ({ subscriptionId, projectKey, sequenceNumber, notification, attempts, parkedAt, nextAttemptAt, lastError }: Item): ParkedNotification => ({
+  ...({ subscriptionId, projectKey, sequenceNumber, attempts, parkedAt, nextAttemptAt } as Omit<ParkedNotification, 'notification' | 'lastError'>),
+  notification: JSON.parse(String(notification)),
+  ...(lastError === undefined ? {} : { lastError: String(lastError) }),
+});
