@@ -21,7 +21,6 @@ export interface RetryPolicy {
   giveUpAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { firstDelayMs: 60_000, giveUpAfterMs: 24 * 3_600_000 };
 /** Header of the signature of a webhook delivery (the extension calls' scheme: docs/extensions.md). */
 export const DELIVERY_SIGNATURE_HEADER = 'x-subscription-signature';
 /** The log lines the stack's metric filters count (infra/constructs/monitoring.ts). */
