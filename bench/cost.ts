@@ -176,11 +176,33 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
       tracingOptions: Object.fromEntries(
         [ASSUMPTIONS.tracing, ...ASSUMPTIONS.tracingAlternatives].map((option) => [describeTracing(option), round(tracingPerMillion(option), 4)]),
       ),
+      subscriptionsPerMillionChanges: subscriptionCostPerMillionChanges(),
       imagesNote: `an image upload adds one S3 PUT: $${PRICES.s3PutPerThousand * 1000} per million uploads, plus storage`,
     };
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Change subscriptions, per million resource changes, apart from the 80/20 mix (a project pays it
+ * only for what it subscribes). Modelled, not measured: the stream's reads by the event source
+ * mapping and its filtering are free; each batch is one invocation (the worst case: a change per
+ * batch, as at low traffic), which reads the project's subscriptions and whether each has parked
+ * notifications (a strongly consistent Query each, one read unit) and waits for the destination; a
+ * delivery logs nothing (failures do). SQS, SNS and EventBridge bill the receiving account, not this one.
+ */
+export function subscriptionCostPerMillionChanges(options = { subscriptions: 1, changesPerBatch: 1, destinationMs: 100, notificationBytes: 400 }) {
+  const M = 1e6;
+  const invocations = M / options.changesPerBatch;
+  const items = {
+    lambdaRequests: (invocations / M) * PRICES.lambdaRequestsPerMillion,
+    lambdaCompute: invocations * (FUNCTION_MEMORY_MB / 1024) * ((options.destinationMs * options.subscriptions * options.changesPerBatch) / 1000) * PRICES.lambdaArmPerGbSecond,
+    dynamoDbReads: (invocations * (1 + options.subscriptions) * PRICES.dynamoDbReadUnitPerMillion) / M,
+    dataTransferOut: ((M * options.subscriptions * options.notificationBytes) / 1024 ** 3) * PRICES.dataTransferOutPerGb,
+  };
+  const rounded = Object.fromEntries(Object.entries(items).map(([name, value]) => [name, round(value, 4)]));
+  return { assumptions: options, usdPerMillionChanges: { ...rounded, total: round(Object.values(items).reduce((sum, value) => sum + value, 0), 4) } };
 }
 
 /**

@@ -4,12 +4,16 @@ import { callExtensionAction } from './call-extension-action/endpoint';
 import { checkResourcesExist } from './check-resources-exist/endpoint';
 import { completeImageUpload } from './complete-image-upload/endpoint';
 import { createResource } from './create-resource/endpoint';
+import { createSubscription } from './create-subscription/endpoint';
 import { deleteResource } from './delete-resource/endpoint';
+import { deleteSubscription } from './delete-subscription/endpoint';
+import { deliverChanges } from './deliver-changes/function';
 import { getApiDocs } from './get-api-docs/endpoint';
 import { getAuthorizationServerMetadata } from './get-authorization-server-metadata/endpoint';
 import { getJwks } from './get-jwks/endpoint';
 import { getOpenApi } from './get-openapi/endpoint';
 import { getResource } from './get-resource/endpoint';
+import { getSubscriptions } from './get-subscriptions/endpoint';
 import { introspectToken } from './introspect-token/endpoint';
 import { issueToken } from './issue-token/endpoint';
 import { overwriteResource } from './overwrite-resource/endpoint';
@@ -52,6 +56,10 @@ export const endpoints: readonly EndpointDeclaration[] = [
   uploadImage,
   startImageUpload,
   completeImageUpload,
+  // Change subscriptions.
+  createSubscription,
+  getSubscriptions,
+  deleteSubscription,
   // Extension actions.
   callExtensionAction,
   putJsonValue,
@@ -63,5 +71,5 @@ export const endpoints: readonly EndpointDeclaration[] = [
 /** What answers when no route matches (API Gateway's `$default`). */
 export const fallback: EndpointDeclaration = routeNotFound;
 
-/** Every Lambda function of the stack: the endpoints, the fallback and the authorizer. */
-export const functions: readonly FunctionDeclaration[] = [...endpoints, fallback, authorizer];
+/** Every Lambda function of the stack: the endpoints, the fallback, the authorizer and the stream's consumer. */
+export const functions: readonly FunctionDeclaration[] = [...endpoints, fallback, authorizer, deliverChanges];

@@ -84,7 +84,22 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects:
       reason: 'Projects bind extension actions to functions chosen at run time; the gr-extension- name prefix is the boundary of what may be invoked (docs/extensions.md).',
     });
   },
+  'subscriptions:deliver': grantDelivery,
 };
+
+/**
+ * Table partitions of delivery, and sending to the teams' queues, topics and buses: those are in
+ * the teams' accounts, chosen at run time, so the grant names no resource; each team's resource
+ * policy (naming this function's role) is what opens one (README.md, "Change subscriptions").
+ */
+function grantDelivery(fn: IFunction, targets: GrantTargets): void {
+  tableStatements(fn, TABLE_GRANTS['subscriptions:deliver'], targets);
+  fn.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage', 'sns:Publish', 'events:PutEvents'], resources: ['*'] }));
+  Validations.of(fn).acknowledge({
+    id: 'AwsSolutions-IAM5[Resource::*]',
+    reason: 'Subscriptions send to queues, topics and event buses of other accounts, chosen at run time; their resource policies decide what this role may send to (docs/subscriptions.md).',
+  });
+}
 
 /** Grants the function exactly its declared permissions. */
 export function grantPermissions(fn: IFunction, permissions: readonly Permission[], targets: GrantTargets): void {

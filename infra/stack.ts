@@ -2,7 +2,12 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps
 import { CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, Billing, ProjectionType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, StreamViewType, TableEncryptionV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Distribution, ResponseHeadersPolicy, S3OriginAccessControl, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -12,8 +17,10 @@ import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings
 import type { AuthorizerContext } from '../shared/auth/principal';
 import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
+import { deliverChanges } from '../functions/deliver-changes/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
+import { RESOURCE_PREFIX } from '../shared/store/dynamodb/keys';
 import { PROJECT_READ_INDEXES } from '../shared/store/dynamodb/table-grants';
 import { LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_SORT_KEY, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
@@ -105,6 +112,8 @@ export class GenericResourceServiceStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
       // Pending image uploads expire (epoch seconds); DynamoDB removes them some time after, for free.
       timeToLiveAttribute: UPLOAD_EXPIRY_ATTRIBUTE,
+      // The subscriptions' source: every write, before and after (docs/subscriptions.md).
+      dynamoStream: StreamViewType.NEW_AND_OLD_IMAGES,
       globalSecondaryIndexes: props.lastModifiedIndex
         ? [
             {
@@ -267,9 +276,10 @@ export class GenericResourceServiceStack extends Stack {
     // The $default route catches CORS preflights before API Gateway's corsPreflight can answer them (functions/route-not-found).
     const corsEnvironment = (declaration: FunctionDeclaration): Record<string, string> =>
       declaration === fallback && props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {};
-    const functionFor = (declaration: FunctionDeclaration) => {
+    const functionFor = (declaration: FunctionDeclaration, timeout?: Duration) => {
       const fn = new EndpointFunction(this, pascalCase(declaration.name), {
         handler: declaration.name,
+        timeout,
         environment: { ...environment, ...edgeEnvironment(declaration), ...corsEnvironment(declaration) },
         filesBesideBundle: declaration.filesBesideBundle,
       });
@@ -321,6 +331,29 @@ export class GenericResourceServiceStack extends Stack {
       reason: '$default serves no data: it answers 404 NotFound or 405 MethodNotAllowed for paths outside the route table, and CORS preflights (which need no token).',
     });
 
+    // Subscriptions: the table's stream feeds one consumer (resource items only, filtered for free
+    // before any invocation); a batch that keeps failing goes, as its stream coordinates, to a queue
+    // an operator reads within the stream's 24 h. Every minute the same function retries parked notifications.
+    const consumer = functionFor(deliverChanges, Duration.minutes(1));
+    const failedBatches = new Queue(this, 'ChangeStreamFailedBatches', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    Validations.of(failedBatches).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the on-failure destination of the change stream; nothing consumes it but an operator.' });
+    consumer.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        onFailure: new SqsDlq(failedBatches),
+        filters: [FilterCriteria.filter({ dynamodb: { Keys: { sk: { S: FilterRule.beginsWith(RESOURCE_PREFIX) } } } })],
+      }),
+    );
+    new Rule(this, 'RetryParkedNotifications', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(consumer)] });
+
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: THROTTLE.api.rate, throttlingBurstLimit: THROTTLE.api.burst };
     // routeSettings is a raw JSON map in CloudFormation's own (PascalCase) names.
@@ -350,13 +383,14 @@ export class GenericResourceServiceStack extends Stack {
     new Monitoring(this, 'Monitoring', {
       api,
       table,
-      functions: [authorizerLambda, ...endpointLambdas, notFoundLambda],
+      functions: [authorizerLambda, ...endpointLambdas, notFoundLambda, consumer],
       authorizerLogGroup: authorizerLambda.logGroup,
       accessLogGroup: apiAccessLogs,
       requestLogGroups: [...endpointLambdas, notFoundLambda].map((fn) => fn.logGroup),
       alarmEmail: props.alarmEmail,
       concurrencyThreshold: props.concurrencyAlarmThreshold,
       stackName: id,
+      changeConsumer: { fn: consumer, logGroup: consumer.logGroup, failedBatches },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
@@ -367,6 +401,10 @@ export class GenericResourceServiceStack extends Stack {
     new CfnOutput(this, 'ImagesBucketName', { value: images.bucketName });
     new CfnOutput(this, 'ImageBaseUrl', { value: `https://${imageDistribution.distributionDomainName}` });
     new CfnOutput(this, 'SigningKeyArn', { value: signingKey.keyArn });
+    new CfnOutput(this, 'SubscriptionDeliveryRoleArn', {
+      value: consumer.role!.roleArn,
+      description: 'Sends subscription notifications: name it in the policy of a queue, topic or event bus a subscription sends to',
+    });
     new CfnOutput(this, 'AuthorizationServerMetadataUrl', { value: `${baseUrl}/.well-known/oauth-authorization-server`, description: 'OAuth 2.0 discovery (RFC 8414)' });
   }
 }

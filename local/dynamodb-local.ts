@@ -68,11 +68,12 @@ const lastModifiedIndex: GlobalSecondaryIndex = {
 };
 
 /**
- * Creates the service's table unless it exists (data survives restarts). With `lastModifiedIndex`
- * the table has the `lastModifiedAt` index: created with it, or — a table from before — given it
- * with UpdateTable, waiting until the index is active (it is filled from the existing items).
+ * Creates the service's table unless it exists (data survives restarts), with its stream of new
+ * and old images (the subscriptions' source, as in AWS); answers the stream's ARN. With
+ * `lastModifiedIndex` the table has the `lastModifiedAt` index: created with it, or — a table from
+ * before — given it with UpdateTable, waiting until the index is active (it is filled from the existing items).
  */
-export async function ensureTable(endpoint: string, tableName: string, options: { lastModifiedIndex?: boolean } = {}): Promise<void> {
+export async function ensureTable(endpoint: string, tableName: string, options: { lastModifiedIndex?: boolean } = {}): Promise<string> {
   const client = localClient(endpoint);
   const attributes = [
     { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' as const },
@@ -90,15 +91,24 @@ export async function ensureTable(endpoint: string, tableName: string, options: 
           { AttributeName: TABLE_SORT_KEY, KeyType: 'RANGE' },
         ],
         ...(options.lastModifiedIndex ? { GlobalSecondaryIndexes: [lastModifiedIndex] } : {}),
+        StreamSpecification: STREAM,
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
     if (options.lastModifiedIndex) await addLastModifiedIndex(client, tableName, attributes);
+  }
+  try {
+    const streamArn = async () => (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.LatestStreamArn;
+    // A table from before subscriptions gets its stream.
+    if (!(await streamArn())) await client.send(new UpdateTableCommand({ TableName: tableName, StreamSpecification: STREAM }));
+    return (await streamArn())!;
   } finally {
     client.destroy();
   }
 }
+
+const STREAM = { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' } as const;
 
 async function addLastModifiedIndex(client: DynamoDBClient, tableName: string, attributes: { AttributeName: string; AttributeType: 'S' }[]) {
   const indexStatus = async () =>

@@ -7,6 +7,10 @@ import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
 import type { EndpointDeclaration } from '../shared/http/declaration';
 import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
+import { deliverChanges } from '../functions/deliver-changes/function';
+import type { Delivery } from '../shared/services/subscription-delivery';
+import type { Subscription } from '../shared/domain/subscriptions/subscription';
+import { startChangeStream, type ConsumeBatch } from './change-stream';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
@@ -26,6 +30,8 @@ export interface LocalStackOptions {
   devClient: { clientId: string; clientSecret: string; projectKeys: string[] };
   onProgress?: (step: string) => void;
   onAnswered?: (answer: AnsweredRequest) => void;
+  /** Each notification a subscription's destination took. */
+  onDelivered?: (subscription: Subscription, delivery: Delivery) => void;
 }
 
 export interface LocalStack {
@@ -82,7 +88,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
     // LOCAL_LAST_MODIFIED_INDEX=true: the optional lastModifiedAt index, as `-c lastModifiedIndex=true` in AWS.
     const lastModifiedIndex = process.env.LOCAL_LAST_MODIFIED_INDEX === 'true';
-    await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME, { lastModifiedIndex });
+    const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME, { lastModifiedIndex });
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
     await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url }, null, 2));
@@ -117,6 +123,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const server = createServer((request, response) => void gateway.handle(request, response));
     server.on('clientError', gateway.answerUnparsed); // Node's own bare 400/431 → the service's error shape
     await listen(server, options.port, options.host);
+    progress('starting the change stream');
+    const changeStream = await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered);
 
     return {
       url,
@@ -126,6 +134,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       tableName: LOCAL_TABLE_NAME,
       devClientScopes,
       stop: async () => {
+        await changeStream.stop();
         server.closeAllConnections();
         await new Promise((done) => server.close(done));
         await stopEngines();
@@ -154,6 +163,26 @@ export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) 
     onAnswered,
     // CORS_ORIGINS: the local counterpart of `-c corsOrigins` (shared/http/cors.ts).
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
+  });
+}
+
+/**
+ * The subscriptions' deliveries: the table's stream read as the event source mapping does in AWS,
+ * into the consumer's handler, and its retrier on a timer (every second, or the first retry delay
+ * when shorter), each run with the consumer's table grants.
+ */
+async function startDeliveries(endpoint: string, streamArn: string, onDelivered: LocalStackOptions['onDelivered']) {
+  const { handler } = await import('../functions/deliver-changes/handler');
+  const { dynamoDb, subscriptionDelivery } = await import('../shared/composition-root');
+  const { config } = await import('../shared/config');
+  subscriptionDelivery().onDelivered = onDelivered;
+  return startChangeStream({
+    streamsEndpoint: endpoint,
+    streamArn,
+    table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
+    consume: ((event) => asFunction(deliverChanges, () => handler(event))) as ConsumeBatch,
+    retry: () => asFunction(deliverChanges, () => handler({})),
+    retryEveryMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs),
   });
 }
 

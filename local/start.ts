@@ -26,6 +26,8 @@ try {
     onProgress: (step) => console.log(`… ${step}`),
     onAnswered: ({ method, path, status, milliseconds, correlationId, code }) =>
       console.log(`${new Date().toISOString().slice(11, 23)} ${method} ${path} → ${status}${code ? ` ${code}` : ''} ${milliseconds}ms  ${correlationId}`),
+    onDelivered: (subscription, { notificationType, projectKey, resource, version }) =>
+      console.log(`${new Date().toISOString().slice(11, 23)} ${notificationType} ${projectKey}/${resource.id} v${version} → subscription ${subscription.key ?? subscription.id}`),
   });
   const { clientId, clientSecret, projectKeys } = settings.devClient;
   console.log(

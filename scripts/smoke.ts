@@ -1,7 +1,7 @@
 /**
  * `npm run smoke -- --stack <StackName>` or `npm run smoke -- --url <base URL>`: does this deployment
- * work? Creates a temporary API client in the service's table, then through the API: token → create
- * → read by id and by key → update → stale update (409 with currentVersion) → query → delete; removes
+ * work? Creates a temporary API client in the service's table, then through the API: token → create and
+ * delete a subscription → create → read by id and by key → update → stale update (409 with currentVersion) → query → delete; removes
  * the resource (if a step failed before deleting it) and the client, prints a table of the steps,
  * and exits 1 if any step failed (2 on a usage error).
  *
@@ -60,7 +60,7 @@ async function main(): Promise<number> {
     clientId,
     name: 'smoke check (temporary)',
     secretHash: await hashSecret(secret),
-    scopes: [`manage_test:${project}`, `view_test:${project}`],
+    scopes: [`manage_test:${project}`, `view_test:${project}`, `manage_subscriptions:${project}`],
     createdAt: new Date().toISOString(),
   });
   let steps: Step[] = [];
@@ -120,18 +120,30 @@ async function runChecks(baseUrl: string, project: string, client: { clientId: s
     }),
   );
   token = tokenAnswer?.access_token ?? '';
-  const names = ['create', 'read by id', 'read by key', 'update at version 1', 'stale update at version 1', 'query by key', 'delete at version 2'];
+  const names = ['create a subscription', 'delete it at version 1', 'create', 'read by id', 'read by key', 'update at version 1', 'stale update at version 1', 'query by key', 'delete at version 2'];
   if (!token) {
-    names.forEach((name, index) => skip(name, [201, 200, 200, 200, 409, 200, 200][index]!));
+    names.forEach((name, index) => skip(name, [201, 200, 201, 200, 200, 200, 409, 200, 200][index]!));
     return steps;
   }
+
+  // A subscription lives while no resource changes: nothing is sent to its (made-up) queue.
+  const subscriptions = (method: string, path: string, body?: unknown) => () =>
+    fetch(`${baseUrl}/${project}/subscriptions${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const destination = { type: 'SQS', queueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/smoke-check' };
+  const subscription = await step('create a subscription', 201, subscriptions('POST', '', { key, destination, changes: [{ resourceTypeId: 'resource' }] }));
+  if (subscription) await step('delete it at version 1', 200, subscriptions('DELETE', `/key=${key}?version=1`));
+  else skip('delete it at version 1', 200);
 
   const draft = { key, objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['smoke'] } };
   const created = await step('create', 201, api('POST', '', draft), (body) => (body?.version === 1 ? undefined : `version ${body?.version}`));
   id = created?.id ?? '';
   try {
     if (!id) {
-      names.slice(1).forEach((name, index) => skip(name, [200, 200, 200, 409, 200, 200][index]!));
+      names.slice(3).forEach((name, index) => skip(name, [200, 200, 200, 409, 200, 200][index]!));
       return steps;
     }
     await step('read by id', 200, api('GET', `/${id}`), (body) => (body?.key === key ? undefined : 'another resource'));

@@ -1,5 +1,6 @@
 import { createDynamoDbClient } from './aws/clients';
 import { createKmsClient } from './aws/kms';
+import { AwsDestinations } from './aws/destinations';
 import { AwsLambdaInvoker, createLambdaClient } from './aws/lambda';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
@@ -15,6 +16,8 @@ import { ResourceQueryService } from './services/query-service';
 import { ResourceSearchService } from './services/search-service';
 import { ResourceEditService } from './services/resource-edit-service';
 import { ResourceService } from './services/resource-service';
+import { SubscriptionDelivery } from './services/subscription-delivery';
+import { SubscriptionService } from './services/subscription-service';
 import { UploadTicketService } from './services/upload-ticket-service';
 import type { ClientStore } from './store/client-store';
 import type { ComplexPathStore } from './store/complex-path-store';
@@ -25,6 +28,7 @@ import { idempotencyRecordsOf } from './store/dynamodb/idempotency-records';
 import { DynamoDbJsonValueStore } from './store/dynamodb/json-value-store';
 import { DynamoDbResourceQueryStore } from './store/dynamodb/resource-query-store';
 import { DynamoDbResourceStore } from './store/dynamodb/resource-store';
+import { DynamoDbSubscriptionStore } from './store/dynamodb/subscription-store';
 import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
 import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
 import type { ExtensionStore } from './store/extension-store';
@@ -34,6 +38,7 @@ import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
 import type { PendingUploadSigner } from './store/pending-upload-signer';
 import { S3ImageStorage } from './store/s3/image-storage';
 import { S3PendingUploadSigner } from './store/s3/pending-upload-signer';
+import type { SubscriptionStore } from './store/subscription-store';
 import type { UploadStore } from './store/upload-store';
 import type { VariantStore } from './store/variant-store';
 
@@ -72,6 +77,7 @@ export const extensionStore = /* @__PURE__ */ once((): ExtensionStore => new Dyn
 export const jsonValueStore = /* @__PURE__ */ once((): JsonValueStore => new DynamoDbJsonValueStore(dynamoDb(), config.tableName));
 export const variantStore = /* @__PURE__ */ once((): VariantStore => new DynamoDbVariantStore(dynamoDb(), config.tableName));
 export const uploadStore = /* @__PURE__ */ once((): UploadStore => new DynamoDbUploadStore(dynamoDb(), config.tableName));
+export const subscriptionStore = /* @__PURE__ */ once((): SubscriptionStore => new DynamoDbSubscriptionStore(dynamoDb(), config.tableName));
 export const imageStorage = /* @__PURE__ */ once(
   (): ImageStorage => new S3ImageStorage(s3, config.imagesBucket, config.imageBaseUrl, config.imageUploadsBucket),
 );
@@ -119,4 +125,8 @@ export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathServ
 export const jsonValueService = /* @__PURE__ */ once(() => new JsonValueService(jsonValueStore()));
 export const extensionService = /* @__PURE__ */ once(
   () => new ExtensionService({ bindings: extensionStore(), lambda: lambdaInvoker(), localMode: config.localMode }),
+);
+export const subscriptionService = /* @__PURE__ */ once(() => new SubscriptionService(subscriptionStore(), { localMode: config.localMode }));
+export const subscriptionDelivery = /* @__PURE__ */ once(
+  () => new SubscriptionDelivery(subscriptionStore(), new AwsDestinations(), { localMode: config.localMode, retry: config.subscriptionRetry }),
 );

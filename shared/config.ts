@@ -65,6 +65,13 @@ export const config = {
     const value = Number(process.env.LAST_MODIFIED_INDEX_LAG_MS);
     return process.env.LAST_MODIFIED_INDEX_LAG_MS && Number.isInteger(value) && value >= 0 ? value : undefined;
   },
+  /** How failed deliveries are retried: the first wait, doubling up to an hour, for so many hours (docs/subscriptions.md). */
+  get subscriptionRetry() {
+    return {
+      firstDelayMs: Number(process.env.SUBSCRIPTION_RETRY_DELAY_MS || 60_000),
+      giveUpAfterMs: Number(process.env.SUBSCRIPTION_RETRY_HOURS || 24) * 3_600_000,
+    };
+  },
   /** `LOCAL_MODE=true` (set by the local stack): extension targets on loopback addresses are allowed. */
   get localMode() {
     return process.env.LOCAL_MODE === 'true';

@@ -13,6 +13,8 @@ export interface EndpointFunctionProps {
   handler: string;
   environment: Record<string, string>;
   memorySize?: number;
+  /** Default 10 s (an API request). */
+  timeout?: Duration;
   /** Files the handler reads next to its bundle (paths from the repository root). */
   filesBesideBundle?: readonly string[];
 }
@@ -32,7 +34,7 @@ export class EndpointFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 256,
-      timeout: Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
+      timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       loggingFormat: LoggingFormat.JSON,
       // Log ingestion is paid per byte on every request: the platform's START/END/REPORT lines
       // are dropped (duration and errors are in the Lambda metrics) and the code logs at INFO —

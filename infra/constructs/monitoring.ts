@@ -17,11 +17,13 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { FilterPattern, MetricFilter, QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
+import { DEAD_LETTER_MESSAGE, DELIVERY_FAILED_MESSAGE } from '../../shared/services/subscription-delivery';
 
 /**
  * The namespace of a stack's own metrics, all derived from log lines by metric filters: the stack's
@@ -81,6 +83,12 @@ export const ALARM_THRESHOLDS = {
   authorizerRefusals: 200,
   /** Failed requests (4xx) at the token endpoint in 5 minutes: secrets being guessed, or a client with a stale secret. */
   tokenFailures: 50,
+  /** Failed subscription deliveries (each attempt) in 5 minutes: a destination down or refusing. */
+  deliveryFailures: 50,
+  /** Notifications given up on (dead letters) or stream batches the consumer could not handle, in 5 minutes: any. */
+  lostNotifications: 0,
+  /** Age in ms of the oldest stream record not yet consumed, over each of 3 consecutive 5-minute periods. */
+  streamIteratorAgeMs: 60_000,
 } as const;
 
 export interface MonitoringProps {
@@ -98,6 +106,8 @@ export interface MonitoringProps {
   concurrencyThreshold?: number;
   /** Where alarms are sent (an SNS topic with this e-mail subscribed); without it alarms only show in CloudWatch. */
   alarmEmail?: string;
+  /** The table stream's consumer, its log group and the queue of the batches it failed. */
+  changeConsumer?: { fn: IFunction; logGroup: ILogGroup; failedBatches: IQueue };
   /** The stack's name, e.g. `GenericResourceService-europe-west1-gcp`: names the dashboard and the metrics' namespace. */
   stackName: string;
 }
@@ -214,6 +224,23 @@ export class Monitoring extends Construct {
     alarm('DynamoDbSystemErrors', dynamoDbSystemErrors, ALARM_THRESHOLDS.dynamoDbSystemErrors, 'DynamoDB answered system errors (its own 500s).');
     alarm('AuthorizerRefusals', authorizerRefusals, ALARM_THRESHOLDS.authorizerRefusals, 'Many tokens refused by the authorizer in 5 minutes.');
     alarm('TokenEndpointFailures', tokenFailures, ALARM_THRESHOLDS.tokenFailures, 'A burst of failed requests at POST /oauth/token.');
+
+    if (props.changeConsumer) {
+      const { fn, logGroup, failedBatches } = props.changeConsumer;
+      const countLines = (metricName: string, msg: string) => {
+        new MetricFilter(this, `${metricName}Filter`, { logGroup, filterPattern: FilterPattern.stringValue('$.msg', '=', msg), metricNamespace: namespace, metricName, metricValue: '1' });
+        return new Metric({ namespace, metricName, statistic: 'Sum', period });
+      };
+      const lost = new MathExpression({
+        expression: 'FILL(dead, 0) + FILL(batches, 0)',
+        usingMetrics: { dead: countLines('DeadLetters', DEAD_LETTER_MESSAGE), batches: failedBatches.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }) },
+        period,
+        label: 'Notifications lost to the normal path',
+      });
+      alarm('SubscriptionDeliveryFailures', countLines('DeliveryFailures', DELIVERY_FAILED_MESSAGE), ALARM_THRESHOLDS.deliveryFailures, 'Many subscription deliveries failed in 5 minutes.');
+      alarm('SubscriptionNotificationsLost', lost, ALARM_THRESHOLDS.lostNotifications, 'Notifications became dead letters, or stream batches failed.');
+      alarm('ChangeStreamIteratorAge', fn.metric('IteratorAge', { period, statistic: 'Maximum' }), ALARM_THRESHOLDS.streamIteratorAgeMs, 'The change stream is read more than a minute late.', 3);
+    }
 
     if (props.alarmEmail) {
       this.topic = new Topic(this, 'AlarmTopic', { displayName: `Alarms of ${props.stackName}`, enforceSSL: true });

@@ -10,7 +10,7 @@
  *
  * `introspect_oauth_tokens` (commercetools' name) opens no route: it lets a client introspect the project's tokens (introspection.ts).
  */
-export const PROJECT_SCOPE_NAMES = ['manage_test', 'view_test', 'manage_products', 'introspect_oauth_tokens'] as const;
+export const PROJECT_SCOPE_NAMES = ['manage_test', 'view_test', 'manage_products', 'introspect_oauth_tokens', 'manage_subscriptions', 'view_subscriptions'] as const;
 export type ProjectScopeName = (typeof PROJECT_SCOPE_NAMES)[number];
 
 /** Project keys follow the commercetools key rule: 2 to 256 characters of `A-Z a-z 0-9 _ -`. */

@@ -55,7 +55,9 @@ export type Permission =
   /** Read (and copy from), list (so a missing object is 404, not 403) and delete pending uploads. */
   | 'uploads:consume'
   /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
-  | 'extensions:invoke';
+  | 'extensions:invoke'
+  /** Park, retry and dead-letter notifications (`PARKED`, `DEAD#…`); send to the queues, topics and buses teams open to it. */
+  | 'subscriptions:deliver';
 
 /** The `{parameter}` names of a path. */
 export type PathParameterOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterOf<Rest> : never;

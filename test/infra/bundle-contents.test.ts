@@ -28,6 +28,11 @@ const VALIDATING = [
   'post-complex-path',
   'query-resources',
   'call-extension-action',
+  // A subscription's draft, and the stored subscriptions every subscription function and the consumer read.
+  'create-subscription',
+  'get-subscriptions',
+  'delete-subscription',
+  'deliver-changes',
 ];
 
 describe('what each function bundles', () => {

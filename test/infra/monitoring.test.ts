@@ -128,7 +128,9 @@ describe('request metrics from the functions\' request lines', () => {
     }
     // The authorizer writes no request line: only its refusals are counted.
     expect(filters.filter((filter) => /^AuthorizerLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName)).toEqual(['AuthorizerRefusals']);
-    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 1);
+    // The change stream's consumer: its failed deliveries and dead letters.
+    expect(filters.filter((filter) => /^DeliverChangesLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName).sort()).toEqual(['DeadLetters', 'DeliveryFailures']);
+    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 3);
   });
 
   it('read the request line\'s fields: latency from `ms`, errors from `status`, queries past the budget from `code`', () => {
@@ -164,7 +166,7 @@ describe('the filters and the lines they read', () => {
     );
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter'))
       .map((filter: any) => filter.Properties)
-      .filter((filter) => filter.MetricTransformations[0].MetricName !== 'AuthorizerRefusals');
+      .filter((filter) => !['AuthorizerRefusals', 'DeadLetters', 'DeliveryFailures'].includes(filter.MetricTransformations[0].MetricName));
     for (const filter of filters) {
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) [<>=]+ \d+/g)) expect(typeof line[field], field).toBe('number');
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) = "/g)) expect(typeof line[field], field).toBe('string');
@@ -186,13 +188,13 @@ describe('the filters and the lines they read', () => {
 });
 
 describe('alarm count', () => {
-  it('use 18 metrics in all, the count README.md prices ($0.10 each a month)', () => {
+  it('use 22 metrics in all, the count README.md prices ($0.10 each a month)', () => {
     const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
-    expect(metrics).toBe(18);
+    expect(metrics).toBe(22);
   });
 
   it('treat no data as no incident (an idle service), and explain themselves', () => {
-    expect(alarms(plain)).toHaveLength(9);
+    expect(alarms(plain)).toHaveLength(12);
     for (const alarm of alarms(plain)) {
       expect(alarm.TreatMissingData).toBe('notBreaching');
       expect(alarm.AlarmDescription).toMatch(/README\.md, "Alarms"/);

@@ -66,6 +66,8 @@ describe('the API routes come from the endpoint declarations', () => {
       if (!declaration.permissions.includes('projects:write')) {
         // Without it, a function writes at most its query notes (PutItem, in QUERIES# partitions only: below).
         const allowed = declaration.permissions.includes('queries:note') ? ['dynamodb:PutItem'] : [];
+        // The consumer writes its own partitions only (parked notifications, dead letters: below).
+        if (declaration.permissions.includes('subscriptions:deliver')) allowed.push('dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem');
         expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)), declaration.name).toEqual(allowed);
       }
       if (!declaration.permissions.includes('signingKey:sign')) expect(actions, declaration.name).not.toContain('kms:Sign');
@@ -166,6 +168,8 @@ function tableAccessOf(handler: string): { actions: string[]; leadingKeys: unkno
     .filter(([id]) => id.startsWith(`${logicalId}ServiceRoleDefaultPolicy`))
     .flatMap(([, policy]) => (policy as any).Properties.PolicyDocument.Statement as any[])
     .filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('dynamodb:')))
+    // The consumer's reads of the table's stream (test/infra/subscriptions.test.ts).
+    .filter((statement) => !JSON.stringify(statement.Resource).includes('StreamArn'))
     .map((statement) => ({ actions: [statement.Action].flat(), leadingKeys: statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] }));
 }
 
@@ -192,8 +196,14 @@ describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
     'call-extension-action': [{ actions: READ, leadingKeys: PROJECTS }],
     'put-json-value': [{ actions: WRITE, leadingKeys: PROJECTS }],
     'start-image-upload': [{ actions: WRITE, leadingKeys: PROJECTS }],
+    'get-subscriptions': [{ actions: READ, leadingKeys: PROJECTS }],
+    'deliver-changes': [
+      { actions: READ, leadingKeys: PROJECTS },
+      { actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], leadingKeys: ['PARKED'] },
+      { actions: ['dynamodb:PutItem'], leadingKeys: ['DEAD#*'] },
+    ],
     ...Object.fromEntries(
-      ['create-resource', 'overwrite-resource', 'put-resource', 'update-resource', 'delete-resource', 'post-complex-path', 'upload-image', 'complete-image-upload'].map(
+      ['create-subscription', 'delete-subscription', 'create-resource', 'overwrite-resource', 'put-resource', 'update-resource', 'delete-resource', 'post-complex-path', 'upload-image', 'complete-image-upload'].map(
         (handler) => [handler, [{ actions: READ, leadingKeys: PROJECTS }, { actions: WRITE, leadingKeys: PROJECTS }]],
       ),
     ),

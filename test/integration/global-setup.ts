@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 let stack: ChildProcess | undefined;
 let dataDir: string | undefined;
 
-export const DEV_CLIENT = { clientId: 'test-client', clientSecret: 'test-secret-123', projectKeys: ['demo', 'other', 'queries', 'scale', 'scale-legacy', 'lastmod-small', 'lastmod-large', 'scale-ties', 'lastmod-ties', 'lastmod-recorded', 'lastmod-recorded-ties', 'scale-checkpoints', 'large-answers'] };
+export const DEV_CLIENT = { clientId: 'test-client', clientSecret: 'test-secret-123', projectKeys: ['demo', 'other', 'queries', 'scale', 'scale-legacy', 'lastmod-small', 'lastmod-large', 'scale-ties', 'lastmod-ties', 'lastmod-recorded', 'lastmod-recorded-ties', 'scale-checkpoints', 'large-answers', 'subscriptions', 'subscriptions-other'] };
 
 export async function setup(project: TestProject) {
   dataDir = await mkdtemp(join(tmpdir(), 'grs-test-'));
@@ -30,6 +30,8 @@ export async function setup(project: TestProject) {
       LOCAL_CLIENT_SECRET: DEV_CLIENT.clientSecret,
       LOCAL_PROJECT_KEYS: DEV_CLIENT.projectKeys.join(','),
       CORS_ORIGINS: browserOrigin,
+      // Failed subscription deliveries are retried within a second or so (subscriptions.test.ts).
+      SUBSCRIPTION_RETRY_DELAY_MS: '200',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -27,6 +27,8 @@ describe('npm run smoke -- --url <base>', () => {
     const rows = run.stdout.split('\n').filter((line) => /\s(ok|FAILED)$/.test(line));
     expect(rows.map((row) => row.split(/\s{2,}/)[0])).toEqual([
       'token (client credentials)',
+      'create a subscription',
+      'delete it at version 1',
       'create',
       'read by id',
       'read by key',

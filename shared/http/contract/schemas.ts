@@ -5,6 +5,8 @@ import { imageSchemas } from './image-schemas';
 import { oauthSchemas } from './oauth-schemas';
 import { resourceSchemas } from './resource-schemas';
 import { searchSchemas } from './search-schemas';
+import { pageOf } from '../../domain/query';
+import { Subscription, SubscriptionDraft } from '../../domain/subscriptions/subscription';
 
 /**
  * The schema catalogue: every body and answer of the OpenAPI document, by the name declarations
@@ -19,6 +21,9 @@ export const documentSchemas = {
   ...imageSchemas,
   ...oauthSchemas,
   ...errorSchemas,
+  SubscriptionDraft: { schema: SubscriptionDraft, description: 'Body of POST /{projectKey}/subscriptions: where the changes of `resource` go.' },
+  Subscription: { schema: Subscription, description: 'A change subscription; on creation with an HTTP destination, also `signingSecret` (answered once).' },
+  SubscriptionPagedQueryResponse: { schema: pageOf(Subscription), description: 'A page of the subscriptions.' },
   /** Any text (the API reference's page and files). */
   Text: { schema: z.string(), inline: true },
   /** Any JSON object (the OpenAPI document itself). */

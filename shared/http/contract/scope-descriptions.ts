@@ -6,4 +6,6 @@ export const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
   view_test: 'Read the resources of the project',
   manage_products: 'Upload images to the product variants of the project',
   introspect_oauth_tokens: "Introspect any token of the project at POST /oauth/introspect (without it, a client introspects only its own tokens); no route of the project accepts it",
+  manage_subscriptions: 'Create, read and delete the change subscriptions of the project',
+  view_subscriptions: 'Read the change subscriptions of the project',
 };

@@ -72,3 +72,18 @@ export const attemptCounterKey = (clientId: string, window: number, source: stri
   pk: clientKey(clientId).pk,
   sk: `${ATTEMPT_COUNTER_PREFIX}${window}#${source}`,
 });
+/**
+ * Subscriptions (docs/subscriptions.md): in their project's partition, outside the `RESOURCE#`
+ * range; what delivery keeps in partitions of its own, the only ones the consumer may write.
+ */
+export const SUBSCRIPTION_PREFIX = 'SUBSCRIPTION#';
+export const subscriptionKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${SUBSCRIPTION_PREFIX}${id}` });
+export const subscriptionKeySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `SUBSCRIPTION_KEY#${key}` });
+/** Every parked notification of the deployment, by subscription and then stream order. */
+export const PARKED_PARTITION = 'PARKED';
+export const parkedKey = (subscriptionId: string, sequenceKey: string) => ({ pk: PARKED_PARTITION, sk: `${subscriptionId}#${sequenceKey}` });
+export const deadLettersPartition = (projectKey: string) => `DEAD#${projectKey}`;
+export const deadLetterKey = (projectKey: string, subscriptionId: string, sequenceKey: string) => ({
+  pk: deadLettersPartition(projectKey),
+  sk: `${subscriptionId}#${sequenceKey}`,
+});

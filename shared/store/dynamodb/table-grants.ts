@@ -1,5 +1,5 @@
 import { ATTEMPT_COUNTER_ATTRIBUTES } from './client-store';
-import { clientKey, projectPartition, queryNotesPartition } from './keys';
+import { clientKey, deadLettersPartition, PARKED_PARTITION, projectPartition, queryNotesPartition } from './keys';
 import { LAST_MODIFIED_INDEX_NAME } from './table-schema';
 
 /**
@@ -30,6 +30,11 @@ export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   'queries:note': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], leadingKey: queryNotesPartition('*') }],
   'clients:read': [{ actions: ['dynamodb:GetItem'], leadingKey: clientKey('*').pk }],
   // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
+  // The consumer's own partitions: parked notifications (read, written, deleted) and dead letters (written).
+  'subscriptions:deliver': [
+    { actions: ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:DeleteItem'], leadingKey: PARKED_PARTITION },
+    { actions: ['dynamodb:PutItem'], leadingKey: deadLettersPartition('*') },
+  ],
   'clients:countAttempts': [{ actions: ['dynamodb:UpdateItem'], leadingKey: clientKey('*').pk, attributes: ATTEMPT_COUNTER_ATTRIBUTES }],
 };
 

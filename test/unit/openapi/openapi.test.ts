@@ -84,6 +84,10 @@ describe('the OpenAPI document', () => {
       'manage_products:demo',
       'introspect_oauth_tokens:{projectKey}',
       'introspect_oauth_tokens:demo',
+      'manage_subscriptions:{projectKey}',
+      'manage_subscriptions:demo',
+      'view_subscriptions:{projectKey}',
+      'view_subscriptions:demo',
     ]);
     for (const route of routes) {
       const { security, responses } = operation(route);

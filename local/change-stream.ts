@@ -1,0 +1,98 @@
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+/** What the consumer answers for a batch: the first record it could not handle (Lambda's ReportBatchItemFailures). */
+export type ConsumeBatch = (event: { Records: _Record[] }) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
+
+export interface ChangeStreamOptions {
+  streamsEndpoint: string;
+  streamArn: string;
+  /** Where each shard's position is kept (an item per shard: `pk = STREAM_POSITION`). */
+  table: { db: DynamoDBDocumentClient; tableName: string };
+  consume: ConsumeBatch;
+  /** Runs between polls (the retrier of parked notifications), at most every `retryEveryMs`. */
+  retry?: () => Promise<unknown>;
+  retryEveryMs?: number;
+  pollEveryMs?: number;
+}
+
+/**
+ * Local mode's event source mapping: reads the table's stream from DynamoDB Local shard by shard
+ * (a child shard after its parent), in order, and hands each batch to the consumer. A shard's
+ * position is written to the table after each batch the consumer handled, so a consumer that fails
+ * or stops mid-batch starts again after the last batch it finished (at least once, nothing lost); a
+ * batch it failed part of is given again from the record it named.
+ */
+export function startChangeStream(options: ChangeStreamOptions): { stop(): Promise<void> } {
+  const streams = new DynamoDBStreamsClient({ endpoint: options.streamsEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const iterators = new Map<string, string>();
+  const finished = new Set<string>();
+  const positionKey = (shardId: string) => ({ pk: 'STREAM_POSITION', sk: shardId });
+  let stopped = false;
+  let lastRetry = 0;
+
+  async function firstIterator(shardId: string): Promise<string | undefined> {
+    const { Item } = await options.table.db.send(new GetCommand({ TableName: options.table.tableName, Key: positionKey(shardId), ConsistentRead: true }));
+    const after = Item?.sequenceNumber as string | undefined;
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: options.streamArn,
+        ShardId: shardId,
+        ShardIteratorType: after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
+        SequenceNumber: after,
+      }),
+    );
+    return ShardIterator;
+  }
+
+  async function pollShard(shardId: string): Promise<void> {
+    const iterator = iterators.get(shardId) ?? (await firstIterator(shardId));
+    if (!iterator) return void finished.add(shardId);
+    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+    if (Records.length > 0) {
+      const { batchItemFailures } = await options.consume({ Records });
+      const failed = Records.findIndex((record) => record.dynamodb?.SequenceNumber === batchItemFailures[0]?.itemIdentifier);
+      const handled = failed === -1 ? Records : Records.slice(0, failed);
+      const last = handled.at(-1)?.dynamodb?.SequenceNumber;
+      if (last) await options.table.db.send(new PutCommand({ TableName: options.table.tableName, Item: { ...positionKey(shardId), sequenceNumber: last } }));
+      // Given again from the record it failed: a new iterator from the position just written.
+      if (failed !== -1) return void iterators.delete(shardId);
+    }
+    if (NextShardIterator) iterators.set(shardId, NextShardIterator);
+    else finished.add(shardId);
+  }
+
+  async function poll(): Promise<void> {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: options.streamArn }));
+    const shards = StreamDescription?.Shards ?? [];
+    const listed = new Set(shards.map((shard) => shard.ShardId));
+    for (const shard of shards) {
+      if (stopped) return;
+      const parent = shard.ParentShardId;
+      if (finished.has(shard.ShardId!) || (parent && listed.has(parent) && !finished.has(parent))) continue;
+      await pollShard(shard.ShardId!);
+    }
+    if (options.retry && Date.now() - lastRetry >= (options.retryEveryMs ?? 1_000)) {
+      lastRetry = Date.now();
+      await options.retry();
+    }
+  }
+
+  const running = (async () => {
+    while (!stopped) {
+      await poll().catch((error: unknown) => {
+        // The consumer or an engine failed: the shards start again from their recorded positions.
+        iterators.clear();
+        if (!stopped) console.error(`change stream: ${String(error)}`);
+      });
+      await new Promise((resolve) => setTimeout(resolve, options.pollEveryMs ?? 100));
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await running;
+      streams.destroy();
+    },
+  };
+}
