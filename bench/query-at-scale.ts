@@ -76,15 +76,15 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
     },
     { name: 'HEAD, key = …', method: 'HEAD', ...both((_, size) => `?${w(`key = "${keyOf(size - 3)}"`)}`) },
     { name: 'withTotal=true, unfiltered, limit 20', ...both(() => '?limit=20&withTotal=true') },
-    { name: `sort=lastModifiedAt desc, limit 20 `, ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
-    { name: `sort=lastModifiedAt asc, limit 20 `, ...both(() => '?sort=lastModifiedAt asc&limit=20&withTotal=false') },
-    { name: `sort=lastModifiedAt asc, limit 20, offset 500 `, ...both(() => '?sort=lastModifiedAt asc&limit=20&offset=500&withTotal=false') },
-    { name: `sort=lastModifiedAt desc, limit 20, offset 500 `, ...both(() => '?sort=lastModifiedAt desc&limit=20&offset=500&withTotal=false') },
+    { name: 'sort=lastModifiedAt desc, limit 20', ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
+    { name: 'sort=lastModifiedAt asc, limit 20', ...both(() => '?sort=lastModifiedAt asc&limit=20&withTotal=false') },
+    { name: 'sort=lastModifiedAt asc, limit 20, offset 500', ...both(() => '?sort=lastModifiedAt asc&limit=20&offset=500&withTotal=false') },
+    { name: 'sort=lastModifiedAt desc, limit 20, offset 500', ...both(() => '?sort=lastModifiedAt desc&limit=20&offset=500&withTotal=false') },
     {
-      name: `lastModifiedAt range, sort=lastModifiedAt desc `,
+      name: 'lastModifiedAt range, sort=lastModifiedAt desc',
       ...both((_, size) => `?${w(lastModifiedRange(size))}&sort=lastModifiedAt desc&limit=20&withTotal=false`),
     },
-    { name: `lastModifiedAt range alone `, ...both((_, size) => `?${w(lastModifiedRange(size))}&limit=20&withTotal=false`) },
+    { name: 'lastModifiedAt range alone', ...both((_, size) => `?${w(lastModifiedRange(size))}&limit=20&withTotal=false`) },
     // Search (row 4) narrowed by filter.query, which restricts results and facets alike: the same reads as where's conjuncts.
     {
       name: 'search, text, filter.query createdAt range (50), facet, total',

@@ -39,7 +39,7 @@ export class ResourceQueryService {
 }
 
 /** HEAD's first read (then doubling): a range whose first resources match answers for a few read units. */
-const EXISTS_FIRST_READ = 20;
+const EXISTS_FIRST_READ = 5;
 
 /**
  * How many items the store's first read fetches: about the page when the stream's order lets it
