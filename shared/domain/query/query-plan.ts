@@ -20,7 +20,7 @@ export const resourceFields = (): FieldSchema => (fields ??= fieldSchemaFromJson
 export interface QueryPlan extends PlannedRead {
   matches: DocumentPredicate;
   compare: DocumentComparator;
-  /** The total is the project's counter (asked for, without `where`): the page ends once it is full. */
+  /** The total is the project's counter (asked for, without `where`, in an order the read has): the page ends once it is full. */
   totalFromCounter: boolean;
 }
 
@@ -35,11 +35,13 @@ export function planQuery(request: QueryRequest, store: { lastModifiedIndex: boo
   const predicates = request.where.map((where) => parsePredicate(where));
   const compiled = predicates.map((predicate) => compilePredicate(predicate, { schema: resourceFields(), variables: request.variables }));
   const narrowing = narrowingOf(predicates.flatMap(topLevelConjuncts), (value) => valuesOf(value, request.variables));
+  const read = planRead(narrowing, request.sort, { lastModifiedIndex: store.lastModifiedIndex, readsEveryMatch: request.withTotal && predicates.length > 0 });
   return {
     matches: (doc) => compiled.every((matches) => matches(doc)),
     compare: compileSort([...request.sort], resourceFields()),
-    totalFromCounter: request.withTotal && predicates.length === 0,
-    ...planRead(narrowing, request.sort, { lastModifiedIndex: store.lastModifiedIndex, readsEveryMatch: request.withTotal && predicates.length > 0 }),
+    // Only when the page can end early: a read of every resource counts them anyway.
+    totalFromCounter: request.withTotal && predicates.length === 0 && read.streamOrder !== undefined,
+    ...read,
   };
 }
 
