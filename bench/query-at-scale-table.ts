@@ -3,16 +3,14 @@ import { queryAtScale } from './query-at-scale';
 /** The table docs/performance.md shows: p50 ratio to a GET by key (and read units) per size, and the mock. */
 export function printQueryAtScale(figures: Awaited<ReturnType<typeof queryAtScale>>): void {
   const sizes = Object.keys(figures.resources);
-  console.log('\nQueries at scale: p50 ms, ratio to a GET by key of the same project, read units (a first call apart when it read more; status when not 200)\n');
+  console.log('\nQueries at scale: p50 ms, ratio to a GET by key of the same project, read units (status when not 200)\n');
   console.log(`| shape | ${sizes.map((size) => `${Number(size).toLocaleString('en')}`).join(' | ')} | labd mock ${figures.labdMock.size.toLocaleString('en')} |`);
   console.log(`|---|${sizes.map(() => '---:').join('|')}|---:|`);
   for (const shape of Object.keys(figures.resources[sizes[0]!]!)) {
     const cells = sizes.map((size) => {
       const cell = figures.resources[size]![shape]!;
       const status = cell.status === 200 ? '' : ` (${cell.status})`;
-      // A deep page's first call passes over its offset; the calls after it start from the checkpoints it noted.
-      const first = cell.readUnitsAgain === undefined ? '' : ` (first call ${cell.firstCallMs} ms, ${cell.readUnits} RU)`;
-      return `${cell.p50Ms} ms, ×${cell.p50RatioToGetByKey}, ${cell.readUnitsAgain ?? cell.readUnits} RU${first}${status}`;
+      return `${cell.p50Ms} ms, ×${cell.p50RatioToGetByKey}, ${cell.readUnits} RU${status}`;
     });
     const mock = figures.labdMock.shapes[shape];
     const mockCell = mock ? `${mock.p50Ms} ms, ×${mock.p50RatioToGetByKey}${mock.status === 200 ? '' : ` (${mock.status})`}` : '';

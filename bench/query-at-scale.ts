@@ -16,14 +16,11 @@ import type { LocalStack } from '../local/stack';
  * (the mock ignores `sort` on custom objects; customers have key, createdAt, lastModifiedAt and
  * an array of objects, `addresses`).
  */
-/** `LOCAL_LAST_MODIFIED_INDEX=true npm run bench -- queryAtScale`: the lastModifiedAt shapes through the optional index. */
-const LAST_MODIFIED_INDEX = process.env.LOCAL_LAST_MODIFIED_INDEX === 'true';
-const byLastModified = LAST_MODIFIED_INDEX ? 'lastModifiedAt index' : 'no index';
 export const QUERY_AT_SCALE_SIZES = (process.env.QUERY_AT_SCALE_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const MOCK_SIZE = 10_000;
 const ROUNDS = Number(process.env.QUERY_AT_SCALE_ROUNDS ?? 4);
 const PER_ROUND = 3;
-/** The mock's project; ours are one per size, seeded from empty (a project grown from a smaller one would keep what its first calls recorded). */
+/** The mock's project; ours are one per size. */
 const PROJECT = 'bench';
 export const scaleProjectOf = (size: number) => `bench-${size}`;
 /** Seeded resources are created one second apart, from here on. */
@@ -34,12 +31,8 @@ export interface ShapeFigures {
   p95Ms: number;
   /** p50 of the shape over p50 of a GET by key measured alternately with it. */
   p50RatioToGetByKey: number;
-  /** DynamoDB's read units of the first call of the shape (a deep page's first passes over its offset). */
+  /** DynamoDB's read units of one call of the shape. */
   readUnits?: number;
-  /** …and of the same call again, when they differ (a deep page from the checkpoints the first noted). */
-  readUnitsAgain?: number;
-  /** The first call's time, when it read more than the calls after it. */
-  firstCallMs?: number;
   status: number;
 }
 
@@ -50,13 +43,7 @@ interface Shape {
   ours: (size: number) => string;
   /** The same question to the mock's customers, when it can be asked there (the mock has no search of customers). */
   mock?: (size: number) => string;
-  /** Resources before the offset are deleted (through the API) before the shape is measured. */
-  afterDeletes?: true;
 }
-
-/** How many resources a shape `afterDeletes` deletes first, from the 100th on: before offset 500 from the start. */
-const DELETES_BEFORE_SHAPE = 3;
-const FIRST_DELETED = 100;
 
 const at = (index: number) => new Date(SEED_EPOCH + index * 1000).toISOString();
 const keyOf = (index: number) => `k-${String(index).padStart(6, '0')}`;
@@ -81,26 +68,23 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
     { name: 'sort=createdAt desc, limit 20', ...both(() => '?sort=createdAt desc&limit=20&withTotal=false') },
     { name: 'sort=createdAt asc, limit 20, offset 500', ...both(() => '?sort=createdAt asc&limit=20&offset=500&withTotal=false') },
     { name: 'sort=createdAt desc, limit 20, offset 500', ...both(() => '?sort=createdAt desc&limit=20&offset=500&withTotal=false') },
-    {
-      name: `sort=createdAt asc, limit 20, offset 500, after ${DELETES_BEFORE_SHAPE} deletes`,
-      afterDeletes: true,
-      ...both(() => '?sort=createdAt asc&limit=20&offset=500&withTotal=false'),
-    },
+    // The SDK's way through a whole project, one page at any depth: the id range after the last id of the page before.
+    { name: 'cursor page (sort=id asc, id > last id), limit 20', ...both((id, size) => `?sort=id asc&${w(`id > "${id(Math.floor(size / 2))}"`)}&limit=20&withTotal=false`) },
     {
       name: 'createdAt range, sort=createdAt asc',
       ...both((_, size) => `?${w(`createdAt >= "${at(Math.floor(size / 2))}" and createdAt < "${at(Math.floor(size / 2) + 50)}"`)}&sort=createdAt asc&limit=20&withTotal=false`),
     },
     { name: 'HEAD, key = …', method: 'HEAD', ...both((_, size) => `?${w(`key = "${keyOf(size - 3)}"`)}`) },
     { name: 'withTotal=true, unfiltered, limit 20', ...both(() => '?limit=20&withTotal=true') },
-    { name: `sort=lastModifiedAt desc, limit 20 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
-    { name: `sort=lastModifiedAt asc, limit 20 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt asc&limit=20&withTotal=false') },
-    { name: `sort=lastModifiedAt asc, limit 20, offset 500 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt asc&limit=20&offset=500&withTotal=false') },
-    { name: `sort=lastModifiedAt desc, limit 20, offset 500 (${byLastModified})`, ...both(() => '?sort=lastModifiedAt desc&limit=20&offset=500&withTotal=false') },
+    { name: 'sort=lastModifiedAt desc, limit 20', ...both(() => '?sort=lastModifiedAt desc&limit=20&withTotal=false') },
+    { name: 'sort=lastModifiedAt asc, limit 20', ...both(() => '?sort=lastModifiedAt asc&limit=20&withTotal=false') },
+    { name: 'sort=lastModifiedAt asc, limit 20, offset 500', ...both(() => '?sort=lastModifiedAt asc&limit=20&offset=500&withTotal=false') },
+    { name: 'sort=lastModifiedAt desc, limit 20, offset 500', ...both(() => '?sort=lastModifiedAt desc&limit=20&offset=500&withTotal=false') },
     {
-      name: `lastModifiedAt range, sort=lastModifiedAt desc (${byLastModified})`,
+      name: 'lastModifiedAt range, sort=lastModifiedAt desc',
       ...both((_, size) => `?${w(lastModifiedRange(size))}&sort=lastModifiedAt desc&limit=20&withTotal=false`),
     },
-    { name: `lastModifiedAt range alone (${byLastModified})`, ...both((_, size) => `?${w(lastModifiedRange(size))}&limit=20&withTotal=false`) },
+    { name: 'lastModifiedAt range alone', ...both((_, size) => `?${w(lastModifiedRange(size))}&limit=20&withTotal=false`) },
     // Search (GET /{projectKey}/resource/searchApiPattern) narrowed by filter.query, which restricts results and facets alike: the same reads as where's conjuncts.
     {
       name: 'search, text, filter.query createdAt range (50), facet, total',
@@ -158,25 +142,12 @@ export async function queryAtScale(stack: LocalStack, token: string) {
       await baseline();
       bySize[String(size)] = {};
       for (const shape of ourShapes) {
-        if (shape.afterDeletes) {
-          // Resources no other shape names, through the API as a client would.
-          for (let index = FIRST_DELETED; index < FIRST_DELETED + DELETES_BEFORE_SHAPE; index++) {
-            const response = await fetch(`${stack.url}/${project}/resource/${ids[index]!}?version=1`, { method: 'DELETE', headers });
-            if (response.status !== 200) throw new Error(`DELETE of the ${index}th resource: ${response.status}`);
-          }
-        }
         const call = request(shape.ours(size), shape.method);
         readUnits = 0;
-        const started = performance.now();
         const status = await call();
-        const firstCallMs = performance.now() - started;
         const units = readUnits;
-        readUnits = 0;
-        await call();
-        const unitsAgain = readUnits;
-        const again = unitsAgain < units ? { readUnitsAgain: round(unitsAgain), firstCallMs: round(firstCallMs) } : {};
         // A query past the budget takes the budget's time: one round of it says so.
-        bySize[String(size)]![shape.name] = { ...(await sideBySide(call, baseline, status === 200 ? ROUNDS : 1)), readUnits: round(units), ...again, status };
+        bySize[String(size)]![shape.name] = { ...(await sideBySide(call, baseline, status === 200 ? ROUNDS : 1)), readUnits: round(units), status };
         console.log(`  ${size} ${shape.name}: ${JSON.stringify(bySize[String(size)]![shape.name])}`);
       }
     }
@@ -188,8 +159,7 @@ export async function queryAtScale(stack: LocalStack, token: string) {
   return {
     projects: Object.fromEntries(QUERY_AT_SCALE_SIZES.map((size) => [String(size), scaleProjectOf(size)])),
     sizes: QUERY_AT_SCALE_SIZES,
-    lastModifiedIndex: LAST_MODIFIED_INDEX,
-    method: `${ROUNDS} rounds of ${PER_ROUND} calls of the shape and ${PER_ROUND} GETs by key, alternating; read units of the first call (ConsumedCapacity), and of the second when fewer (readUnitsAgain, with firstCallMs)`,
+    method: `${ROUNDS} rounds of ${PER_ROUND} calls of the shape and ${PER_ROUND} GETs by key, alternating; read units of the first call (ConsumedCapacity)`,
     resources: bySize,
     labdMock: { resourceType: 'customers', size: MOCK_SIZE, shapes: mock },
   };

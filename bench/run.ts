@@ -24,14 +24,6 @@ const GOALS = { bundleKb: 250, coldStartMs: 60, overheadRatio: 1.3, usdPerMillio
 const PARTS = ['bundles', 'localOverhead', 'throughput', 'cost', 'queryAtScale'] as const;
 type Part = (typeof PARTS)[number];
 
-/**
- * Where a part's figures go in the report. The lastModifiedAt index is a deployment choice
- * (`-c lastModifiedIndex=true`): a run with LOCAL_LAST_MODIFIED_INDEX=true measures that
- * deployment's queries, kept in the report beside the default deployment's.
- */
-const QUERY_AT_SCALE_KEY = process.env.LOCAL_LAST_MODIFIED_INDEX === 'true' ? 'queryAtScaleWithLastModifiedIndex' : 'queryAtScale';
-const reportKey = (part: Part): string => (part === 'queryAtScale' ? QUERY_AT_SCALE_KEY : part);
-const REPORT_KEYS = [...PARTS, 'queryAtScaleWithLastModifiedIndex'];
 
 const asked = process.argv.slice(2);
 const unknown = asked.filter((part) => !(PARTS as readonly string[]).includes(part));
@@ -84,7 +76,7 @@ try {
   }
   if (parts.has('queryAtScale')) {
     console.log('… queries at scale: seeding projects of each size and measuring the shapes against a GET by key');
-    measured[QUERY_AT_SCALE_KEY] = await queryAtScale(stack, token);
+    measured.queryAtScale = await queryAtScale(stack, token);
   }
 
   const report: Record<string, unknown> = {
@@ -92,12 +84,14 @@ try {
     machine: { node: process.version, platform: `${process.platform}-${process.arch}` },
     goals: GOALS,
     // When each part was last measured: a run of some parts keeps the others from the report before.
-    measuredAt: {
-      ...(previous.measuredAt as Record<string, string> | undefined),
-      ...Object.fromEntries([...parts].map((part) => [reportKey(part), new Date().toISOString()])),
-    },
+    measuredAt: Object.fromEntries(
+      PARTS.flatMap((part) => {
+        const at = parts.has(part) ? new Date().toISOString() : (previous.measuredAt as Record<string, string> | undefined)?.[part];
+        return at ? [[part, at]] : [];
+      }),
+    ),
   };
-  for (const key of REPORT_KEYS) report[key] = measured[key] ?? previous[key];
+  for (const key of PARTS) report[key] = measured[key] ?? previous[key];
   await writeFile(reportFile, `${JSON.stringify(report, null, 2)}\n`);
   printTables(report);
   writePerformanceDoc();
@@ -150,8 +144,6 @@ function printTables(report: Record<string, unknown>) {
     for (const [name, usd] of Object.entries(cost.usdPerMillion)) console.log(`| ${name} | ${usd} |`);
     console.log(`total ${mark(cost.usdPerMillion.total <= GOALS.usdPerMillion)}`);
   }
-  for (const key of ['queryAtScale', 'queryAtScaleWithLastModifiedIndex']) {
-    const queries = report[key] as Awaited<ReturnType<typeof queryAtScale>> | undefined;
-    if (queries) printQueryAtScale(queries);
-  }
+  const queries = report.queryAtScale as Awaited<ReturnType<typeof queryAtScale>> | undefined;
+  if (queries) printQueryAtScale(queries);
 }

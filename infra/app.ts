@@ -16,8 +16,8 @@ import { GenericResourceServiceStack } from './stack';
  * `-c waf=true` puts the API behind CloudFront with an AWS WAF per-source rate limit on `/oauth/*`
  * (its web ACL is a second stack in us-east-1; cost and limits in docs/security.md), with
  * `-c edgeSecret=<random>`, the distribution's secret, the same on every deploy (required);
- * `-c lastModifiedIndex=true` adds the index that answers sorts and ranges on lastModifiedAt
- * (2 index write units per update, docs/design.md); `-c accessLog=false` turns off API Gateway's
+ * `-c lastModifiedIndex=false` removes the index that answers sorts and ranges on lastModifiedAt
+ * (it costs 2 index write units per update); `-c accessLog=false` turns off API Gateway's
  * access log (one line per request, on by default: docs/performance.md).
  */
 const app = new App();

@@ -7,7 +7,7 @@ export interface DeploymentContext {
   region: string;
   cloudProvider: string;
   customDomain: CustomDomain;
-  /** `-c lastModifiedIndex=true`: the table's optional lastModifiedAt index (off unless asked: it costs a write per update). */
+  /** The table's lastModifiedAt index; `-c lastModifiedIndex=false` removes it (it costs 2 index write units per update). */
   lastModifiedIndex: boolean;
   /** API Gateway's access log, one line per request: on unless `-c accessLog=false`. */
   accessLog: boolean;
@@ -46,7 +46,7 @@ export function deploymentContext(context: (name: string) => unknown): Deploymen
           certificateArn: text('certificateArn'),
         }
       : undefined,
-    lastModifiedIndex: String(context('lastModifiedIndex')).trim() === 'true',
+    lastModifiedIndex: String(context('lastModifiedIndex')).trim() !== 'false',
     accessLog: String(context('accessLog')).trim() !== 'false',
   };
 }

@@ -58,7 +58,6 @@ const tableStatements = (fn: IFunction, grants: readonly TableGrant[] | undefine
 const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects: ObjectActions) => void> = {
   'projects:read': (fn, targets) => tableStatements(fn, TABLE_GRANTS['projects:read'], targets),
   'projects:write': (fn, targets) => tableStatements(fn, TABLE_GRANTS['projects:write'], targets),
-  'queries:note': (fn, targets) => tableStatements(fn, TABLE_GRANTS['queries:note'], targets),
   'clients:read': (fn, targets) => tableStatements(fn, TABLE_GRANTS['clients:read'], targets),
   'clients:countAttempts': (fn, targets) => tableStatements(fn, TABLE_GRANTS['clients:countAttempts'], targets),
   'signingKey:sign': (fn, { signingKey }) => signingKey.grant(fn, 'kms:Sign'),

@@ -57,7 +57,7 @@ export async function startDynamoDbLocal(options: { dataDir: string; port: numbe
   return { endpoint, stop };
 }
 
-/** The optional `lastModifiedAt` index, as infra/stack.ts declares it: KEYS_ONLY on (pk, lastModifiedAt). */
+/** The `lastModifiedAt` index, as infra/stack.ts declares it: KEYS_ONLY on (pk, lastModifiedAt). */
 const lastModifiedIndex: GlobalSecondaryIndex = {
   IndexName: LAST_MODIFIED_INDEX_NAME,
   KeySchema: [
@@ -68,17 +68,17 @@ const lastModifiedIndex: GlobalSecondaryIndex = {
 };
 
 /**
- * Creates the service's table unless it exists (data survives restarts), with its stream of new
- * and old images (the subscriptions' source, as in AWS); answers the stream's ARN. With
- * `lastModifiedIndex` the table has the `lastModifiedAt` index: created with it, or — a table from
- * before — given it with UpdateTable, waiting until the index is active (it is filled from the existing items).
+ * Creates the service's table, as the default deployment has it, unless it exists (data survives
+ * restarts): with the `lastModifiedAt` index (a table from before without it is given it with
+ * UpdateTable, waiting until the index is active) and its stream of new and old images (the
+ * subscriptions' source, as in AWS); answers the stream's ARN.
  */
-export async function ensureTable(endpoint: string, tableName: string, options: { lastModifiedIndex?: boolean } = {}): Promise<string> {
+export async function ensureTable(endpoint: string, tableName: string): Promise<string> {
   const client = localClient(endpoint);
   const attributes = [
     { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' as const },
     { AttributeName: TABLE_SORT_KEY, AttributeType: 'S' as const },
-    ...(options.lastModifiedIndex ? [{ AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, AttributeType: 'S' as const }] : []),
+    { AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, AttributeType: 'S' as const },
   ];
   try {
     await client.send(
@@ -90,13 +90,13 @@ export async function ensureTable(endpoint: string, tableName: string, options: 
           { AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' },
           { AttributeName: TABLE_SORT_KEY, KeyType: 'RANGE' },
         ],
-        ...(options.lastModifiedIndex ? { GlobalSecondaryIndexes: [lastModifiedIndex] } : {}),
+        GlobalSecondaryIndexes: [lastModifiedIndex],
         StreamSpecification: STREAM,
       }),
     );
   } catch (error) {
     if (!(error instanceof ResourceInUseException)) throw error;
-    if (options.lastModifiedIndex) await addLastModifiedIndex(client, tableName, attributes);
+    await addLastModifiedIndex(client, tableName, attributes);
   }
   try {
     const streamArn = async () => (await client.send(new DescribeTableCommand({ TableName: tableName }))).Table?.LatestStreamArn;

@@ -86,9 +86,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
     imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
-    // LOCAL_LAST_MODIFIED_INDEX=true: the optional lastModifiedAt index, as `-c lastModifiedIndex=true` in AWS.
-    const lastModifiedIndex = process.env.LOCAL_LAST_MODIFIED_INDEX === 'true';
-    const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME, { lastModifiedIndex });
+    const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
     await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url }, null, 2));
@@ -109,7 +107,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       TOKEN_ISSUER: url,
       TOKEN_AUDIENCE: LOCAL_AUDIENCE,
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
-      LAST_MODIFIED_INDEX: lastModifiedIndex ? LAST_MODIFIED_INDEX_NAME : '',
+      LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME,
       // Locally the gateway prints one readable line per request; handlers speak up only for
       // warnings and errors (AWS_LAMBDA_LOG_LEVEL=INFO npm start prints their request lines too).
       AWS_LAMBDA_LOG_LEVEL: process.env.AWS_LAMBDA_LOG_LEVEL ?? 'WARN',

@@ -5,7 +5,7 @@ import { startBanner } from './start-banner';
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
  * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS,
- * CORS_ORIGINS, LOCAL_LAST_MODIFIED_INDEX (true: the optional lastModifiedAt index, docs/design.md).
+ * CORS_ORIGINS.
  */
 const settings = {
   port: Number(process.env.PORT ?? 8080),

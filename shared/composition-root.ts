@@ -6,7 +6,6 @@ import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
 import { config } from './config';
-import { QueryBudget } from './domain/query/query-budget';
 import { ComplexPathService } from './services/complex-path-service';
 import type { LambdaInvoker } from './services/extension-forwarding/lambda-invoker';
 import { ExtensionService } from './services/extension-service';
@@ -115,9 +114,7 @@ export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
 
 export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));
 export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditService(resourceStore()));
-export const queryService = /* @__PURE__ */ once(
-  () => new ResourceQueryService(resourceQueryStore(), QueryBudget.fromEnvironment(), Date.now, config.lastModifiedIndexLagMs),
-);
+export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceQueryStore()));
 export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceQueryStore()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const uploadTicketService = /* @__PURE__ */ once(() => new UploadTicketService(pendingUploadSigner(), uploadStore()));

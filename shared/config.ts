@@ -52,18 +52,9 @@ export const config = {
   get tokenTtlSeconds() {
     return Number(process.env.TOKEN_TTL_SECONDS ?? 172_800);
   },
-  /** The name of the table's optional `lastModifiedAt` index, when the deployment has it (docs/design.md). */
+  /** The name of the table's `lastModifiedAt` index; empty when the deployment removed it (`-c lastModifiedIndex=false`). */
   get lastModifiedIndex() {
     return process.env.LAST_MODIFIED_INDEX || undefined;
-  },
-  /**
-   * How far the `lastModifiedAt` index may lag behind the table, writers' clocks included: recorded
-   * orders read what was modified within it again at every use (last-modified-order.ts; undefined:
-   * its default, INDEX_LAG_MARGIN_MS).
-   */
-  get lastModifiedIndexLagMs() {
-    const value = Number(process.env.LAST_MODIFIED_INDEX_LAG_MS);
-    return process.env.LAST_MODIFIED_INDEX_LAG_MS && Number.isInteger(value) && value >= 0 ? value : undefined;
   },
   /** How failed deliveries are retried: the first wait, doubling up to an hour, for so many hours (docs/subscriptions.md). */
   get subscriptionRetry() {

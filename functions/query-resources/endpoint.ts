@@ -8,7 +8,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** GET /{projectKey}/resource: the paged query of the collection. */
 export const queryResources = defineEndpoint({
   name: 'query-resources',
-  permissions: ['projects:read', 'queries:note'],
+  permissions: ['projects:read'],
   routes: [
     route({
       method: 'GET',

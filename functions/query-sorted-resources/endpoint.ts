@@ -7,7 +7,7 @@ import { defineEndpoint, route } from '../../shared/http/declaration';
 /** GET /{projectKey}/resource/sorted-query-parameters: the paged query with only its own parameters. */
 export const querySortedResources = defineEndpoint({
   name: 'query-sorted-resources',
-  permissions: ['projects:read', 'queries:note'],
+  permissions: ['projects:read'],
   routes: [
     route({
       method: 'GET',

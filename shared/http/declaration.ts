@@ -29,19 +29,14 @@ export type BodyKind = 'none' | 'json' | 'form' | 'binary' | 'text';
 
 /**
  * What a function may touch in AWS; infra/function-permissions.ts turns each into IAM statements.
- * Table access is least privilege by key: a function reaches project partitions (`PROJECT#…`, and
- * the query notes beside them, `QUERIES#…`) or client items (`CLIENT#…`), never both, and never Scans.
+ * Table access is least privilege by key: a function reaches project partitions (`PROJECT#…`) or
+ * client items (`CLIENT#…`), never both, and never Scans.
  */
 export type Permission =
   /** GetItem, Query, BatchGetItem on project partitions (`PROJECT#…`): resources, variants, uploads, bindings, documents. */
   | 'projects:read'
   /** PutItem, UpdateItem, DeleteItem (also as the parts of a transaction) on project partitions. */
   | 'projects:write'
-  /**
-   * GetItem and PutItem in the partitions of what queries note for the pages after them
-   * (`QUERIES#…`: position checkpoints, recorded lastModifiedAt orders), never a project's own.
-   */
-  | 'queries:note'
   /** GetItem of client items (`CLIENT#…`): scopes, secret hash, revocation. */
   | 'clients:read'
   /** The brute-force brake: UpdateItem of its counters in client partitions, those attributes only. */

@@ -43,7 +43,7 @@ describe('deploymentContext', () => {
   const from = (values: Record<string, string>) => deploymentContext((name) => values[name]);
 
   it('reads the pairing and no custom domain', () => {
-    expect(from({ region: 'europe-west1', cloudProvider: 'gcp' })).toEqual({ region: 'europe-west1', cloudProvider: 'gcp', customDomain: undefined, lastModifiedIndex: false, accessLog: true });
+    expect(from({ region: 'europe-west1', cloudProvider: 'gcp' })).toEqual({ region: 'europe-west1', cloudProvider: 'gcp', customDomain: undefined, lastModifiedIndex: true, accessLog: true });
   });
 
   it('reads a custom domain with its hosted zone, named after the domain unless told', () => {

@@ -5,14 +5,14 @@ import { deploymentContext } from '../../infra/deployment-context';
 import { GenericResourceServiceStack } from '../../infra/stack';
 import { LAST_MODIFIED_INDEX_NAME } from '../../shared/store/dynamodb/table-schema';
 
-/** `-c lastModifiedIndex=true`: the table's optional lastModifiedAt index, its functions' variable, its grant. */
-const build = (lastModifiedIndex: boolean) => {
+/** The table's lastModifiedAt index (default; `-c lastModifiedIndex=false` removes it), its functions' variable, its grant. */
+const build = (lastModifiedIndex?: boolean) => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
     region: 'europe-west1',
     cloudProvider: 'gcp',
     env: { account: '123456789012', region: 'eu-west-1' },
-    lastModifiedIndex,
+    ...(lastModifiedIndex === undefined ? {} : { lastModifiedIndex }),
   });
   return Template.fromStack(stack);
 };
@@ -30,15 +30,15 @@ const statementsOf = (template: Template, functionId: string, action: string) =>
 };
 
 describe('-c lastModifiedIndex', () => {
-  it('is read from the context, off unless it is "true"', () => {
+  it('is read from the context, on unless it is "false"', () => {
     const from = (values: Record<string, unknown>) => deploymentContext((name) => ({ region: 'r', cloudProvider: 'c', ...values })[name]);
-    expect(from({}).lastModifiedIndex).toBe(false);
-    expect(from({ lastModifiedIndex: 'false' }).lastModifiedIndex).toBe(false);
+    expect(from({}).lastModifiedIndex).toBe(true);
     expect(from({ lastModifiedIndex: 'true' }).lastModifiedIndex).toBe(true);
-    expect(from({ lastModifiedIndex: true }).lastModifiedIndex).toBe(true);
+    expect(from({ lastModifiedIndex: 'false' }).lastModifiedIndex).toBe(false);
+    expect(from({ lastModifiedIndex: false }).lastModifiedIndex).toBe(false);
   });
 
-  it('off: no index, no variable, reads granted on the table only', () => {
+  it('false: no index, no variable, reads granted on the table only', () => {
     const template = build(false);
     expect(tableOf(template).GlobalSecondaryIndexes).toBeUndefined();
     const [, fn] = functionOf(template, 'QueryResources');
@@ -48,8 +48,8 @@ describe('-c lastModifiedIndex', () => {
     }
   });
 
-  it('on: a KEYS_ONLY index on (pk, lastModifiedAt), the variable naming it, and Query on it held to the project partitions', () => {
-    const template = build(true);
+  it('by default: a KEYS_ONLY index on (pk, lastModifiedAt), the variable naming it, and Query on it held to the project partitions', () => {
+    const template = build();
     expect(tableOf(template).GlobalSecondaryIndexes).toEqual([
       {
         IndexName: LAST_MODIFIED_INDEX_NAME,

@@ -64,10 +64,8 @@ describe('the API routes come from the endpoint declarations', () => {
       const actions = actionsOf(declaration.name);
       if (declaration.permissions.length === 0) expect(actions, declaration.name).toEqual([]);
       if (!declaration.permissions.includes('projects:write')) {
-        // Without it, a function writes at most its query notes (PutItem, in QUERIES# partitions only: below).
-        const allowed = declaration.permissions.includes('queries:note') ? ['dynamodb:PutItem'] : [];
-        // The consumer writes its own partitions only (parked notifications, dead letters: below).
-        if (declaration.permissions.includes('subscriptions:deliver')) allowed.push('dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem');
+        // The consumer writes its own partitions only (parked notifications, dead letters: below); every other function none.
+        const allowed = declaration.permissions.includes('subscriptions:deliver') ? ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'] : [];
         expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)), declaration.name).toEqual(allowed);
       }
       if (!declaration.permissions.includes('signingKey:sign')) expect(actions, declaration.name).not.toContain('kms:Sign');
@@ -188,10 +186,9 @@ describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
     'get-openapi': [],
     'get-api-docs': [],
     'get-resource': [{ actions: READ, leadingKeys: PROJECTS }],
-    // Their deep pages note checkpoints and record orders for the pages after them, in partitions of their own.
-    'query-resources': [{ actions: READ, leadingKeys: PROJECTS }, { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], leadingKeys: ['QUERIES#*'] }],
+    'query-resources': [{ actions: READ, leadingKeys: PROJECTS }],
     'check-resources-exist': [{ actions: READ, leadingKeys: PROJECTS }],
-    'query-sorted-resources': [{ actions: READ, leadingKeys: PROJECTS }, { actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], leadingKeys: ['QUERIES#*'] }],
+    'query-sorted-resources': [{ actions: READ, leadingKeys: PROJECTS }],
     'search-resources': [{ actions: READ, leadingKeys: PROJECTS }],
     'call-extension-action': [{ actions: READ, leadingKeys: PROJECTS }],
     'put-json-value': [{ actions: WRITE, leadingKeys: PROJECTS }],
@@ -208,6 +205,13 @@ describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
       ),
     ),
   };
+
+  it('lets the query, HEAD and search functions only read: no write of any kind', () => {
+    for (const name of ['query-resources', 'query-sorted-resources', 'check-resources-exist', 'search-resources']) {
+      expect(actionsOf(name).filter((action) => /^dynamodb:(Put|Update|Delete|BatchWrite|TransactWrite)/.test(action)), name).toEqual([]);
+      expect(expected[name]!.flatMap((grant) => grant.actions).every((action) => READ.includes(action)), name).toBe(true);
+    }
+  });
 
   it('covers every function of the stack', () => {
     const handlers = new Set(declaredFunctions.map((declaration) => declaration.name));

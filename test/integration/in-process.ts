@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { inject } from 'vitest';
 import { baseUrl, tokenFor } from './api-client';
+import { LAST_MODIFIED_INDEX_NAME } from '../../shared/store/dynamodb/table-schema';
 
 /**
  * The real handlers, run in this process through the same local gateway, against the suite's
@@ -41,6 +42,8 @@ export async function startInProcessGateway(environment: Record<string, string> 
     TOKEN_AUDIENCE: 'generic-resource-service',
     SIGNING_KEY_FILE: join(inject('dataDir'), 'signing-key.pem'),
     AWS_LAMBDA_LOG_LEVEL: 'ERROR',
+    // The local stack's table has the index, as the default deployment.
+    LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME,
     ...environment,
   });
   const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();

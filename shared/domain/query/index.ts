@@ -36,14 +36,15 @@ export {
   type PredicateVariables,
 } from './predicate-evaluator.js';
 export { compileSort, type DocumentComparator } from './sort.js';
-export { checkSort, planQuery, resourceFields, type QueryPlan } from './query-plan';
+export { checkSort, planQuery, resourceFields, type QueryPlan, type QueryRequest } from './query-plan';
 export {
   NarrowingCollector,
-  planAccess,
-  type LastModifiedAccess,
+  planRead,
   type Narrowing,
-  type PlannedAccess,
-  type StoreAccess,
+  type PlannedRead,
+  type ReadOptions,
+  type StoreRange,
+  type StoreRead,
 } from './store-access';
 export { anyMatch, collectPage, type CollectOptions, type PageOrder, type PageRequest } from './page-window';
 export { pageOf, type Page } from './page';

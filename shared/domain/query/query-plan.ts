@@ -3,7 +3,7 @@ import { fieldSchemaFromJsonSchema, instantOf, type FieldSchema } from './field-
 import { compilePredicate, type DocumentPredicate, type PredicateVariables } from './predicate-evaluator';
 import { parsePredicate, type PredicateNode, type ValueNode } from './predicate-parser';
 import { compileSort, type DocumentComparator } from './sort';
-import { NarrowingCollector, planAccess, type Narrowing, type PlannedAccess } from './store-access';
+import { NarrowingCollector, planRead, type Narrowing, type PlannedRead } from './store-access';
 
 let fields: FieldSchema | undefined;
 
@@ -12,30 +12,36 @@ export const resourceFields = (): FieldSchema => (fields ??= fieldSchemaFromJson
 
 /**
  * How to answer a query. The predicate and the sort are always evaluated in full (the evaluator
- * is the reference semantics); what the plan adds is which resources can possibly match, and in
- * which order the store can hand them over (store-access.ts), read off the top-level conjuncts
- * and the first sort: `id = / in` and `key = / in` name the candidates, `id`, `createdAt` and
- * `lastModifiedAt` comparisons bound their ranges.
+ * is the reference semantics); what the plan adds is the one store read whose resources can
+ * possibly match, and the order it hands them over in (store-access.ts), read off the top-level
+ * conjuncts and the first sort: `id = / in` and `key = / in` name the candidates, `id`,
+ * `createdAt` and `lastModifiedAt` comparisons bound their ranges.
  */
-export interface QueryPlan extends PlannedAccess {
+export interface QueryPlan extends PlannedRead {
   matches: DocumentPredicate;
   compare: DocumentComparator;
-  /** Some `where` was given. */
-  filtered: boolean;
-  /** Whether `where` reads no top-level field but these (true without `where`): they alone decide `matches`. */
-  readsOnly(fields: readonly string[]): boolean;
+  /** The total is the project's counter (asked for, without `where`, in an order the read has): the page ends once it is full. */
+  totalFromCounter: boolean;
 }
 
-export function planQuery(request: { where: readonly string[]; sort: readonly string[]; variables: PredicateVariables }): QueryPlan {
+export interface QueryRequest {
+  where: readonly string[];
+  sort: readonly string[];
+  variables: PredicateVariables;
+  withTotal: boolean;
+}
+
+export function planQuery(request: QueryRequest, store: { lastModifiedIndex: boolean }): QueryPlan {
   const predicates = request.where.map((where) => parsePredicate(where));
   const compiled = predicates.map((predicate) => compilePredicate(predicate, { schema: resourceFields(), variables: request.variables }));
   const narrowing = narrowingOf(predicates.flatMap(topLevelConjuncts), (value) => valuesOf(value, request.variables));
+  const read = planRead(narrowing, request.sort, { lastModifiedIndex: store.lastModifiedIndex, readsEveryMatch: request.withTotal && predicates.length > 0 });
   return {
     matches: (doc) => compiled.every((matches) => matches(doc)),
     compare: compileSort([...request.sort], resourceFields()),
-    filtered: predicates.length > 0,
-    readsOnly: (only) => predicates.every((predicate) => fieldsRead(predicate).every((field) => only.includes(field))),
-    ...planAccess(narrowing, request.sort),
+    // Only when the page can end early: a read of every resource counts them anyway.
+    totalFromCounter: request.withTotal && predicates.length === 0 && read.streamOrder !== undefined,
+    ...read,
   };
 }
 
@@ -70,13 +76,6 @@ function narrowingOf(conjuncts: PredicateNode[], values: (value: ValueNode) => u
     }
   }
   return narrowing.narrowing();
-}
-
-/** The top-level fields a predicate reads (`a(b = 1)` reads `a`). */
-function fieldsRead(predicate: PredicateNode): string[] {
-  if (predicate.kind === 'and' || predicate.kind === 'or') return predicate.operands.flatMap(fieldsRead);
-  if (predicate.kind === 'not') return fieldsRead(predicate.operand);
-  return [predicate.field.segments[0]!];
 }
 
 /** The conjuncts of a predicate at its top level: `a and (b and c)` is a, b, c. */

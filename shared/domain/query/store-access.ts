@@ -6,17 +6,17 @@ import type { DocumentComparator } from './sort';
 /**
  * Which resources a request can match and in which order the store can hand them over, whatever
  * language said it: `where` conjuncts (query-plan.ts) and search's `filter.query`
- * (search-narrowing.ts) each fill a Narrowing; `planAccess` turns it, with the request's sort,
- * into reads of the table or of its optional `lastModifiedAt` index. Every part is a superset of
- * the matches: the request's own predicate is still evaluated on what is read.
+ * (search-narrowing.ts) each fill a Narrowing; `planRead` turns it, with the request's sort, into
+ * the one store read that answers it. Every read is a superset of the matches: the request's own
+ * predicate is still evaluated on what is read.
  *
  * - named ids are read directly, named keys through their sentinels;
- * - `id` bounds are a range of the table's sort key; `createdAt` bounds too when ids are
- *   creation-ordered (resource-id.ts), as they are in every project without older resources;
- * - a first sort on `id` or (ordered ids) `createdAt` is the store's own order, ascending or
- *   reversed, so a page is complete after about one page of reads;
- * - a first sort on `lastModifiedAt`, or `lastModifiedAt` bounds, name a range and order of the
- *   deployment's optional `lastModifiedAt` index (`lastModifiedAccess`), used when it exists.
+ * - `id` bounds are a range of the table's sort key, and so are `createdAt` bounds: ids are
+ *   creation-ordered (resource-id.ts);
+ * - a first sort on `id` or `createdAt` is the table's own order, ascending or reversed, so a page
+ *   is complete after about one page of reads;
+ * - a first sort on `lastModifiedAt`, or `lastModifiedAt` bounds alone, are a range of the
+ *   `lastModifiedAt` index, when the deployment has it.
  */
 export interface Narrowing {
   /** Only resources with one of these ids can match. */
@@ -36,22 +36,24 @@ export interface Bounds<T> {
   to?: T;
 }
 
-/** The store reads a Narrowing and a sort come to. */
-export interface PlannedAccess {
-  ids?: readonly string[];
-  keys?: readonly string[];
-  /** The store range to read and the order it comes in, given whether the project's ids are creation-ordered. */
-  access(idsInCreationOrder: boolean): StoreAccess;
-  /** Whether `access` depends on the project's ids being creation-ordered. */
-  usesCreationOrder: boolean;
-  /** The range and order of the `lastModifiedAt` index that answers this request, if one would. */
-  lastModifiedAccess?: LastModifiedAccess;
+/** The one store read a request needs: named ids, named keys, or a range. */
+export type StoreRead = { ids: readonly string[] } | { keys: readonly string[] } | { range: StoreRange };
+
+/**
+ * A range of the project's resources: in id order (the table's sort key), or in `lastModifiedAt`
+ * order (the index). Bounds are inclusive; on `id` either may be a prefix, on `lastModifiedAt`
+ * they are instants as stored (`toISOString`).
+ */
+export interface StoreRange {
+  on: 'id' | 'lastModifiedAt';
+  from?: string;
+  to?: string;
+  descending: boolean;
 }
 
-export interface StoreAccess {
-  fromId?: string;
-  toId?: string;
-  descending: boolean;
+/** What a plan tells about the store read: the read, and the order its stream comes in. */
+export interface PlannedRead {
+  read: StoreRead;
   /**
    * The order the store's stream comes in, coarser than or equal to the request's (documents it
    * orders, the request's sort orders the same way): once a page is full, the first document that
@@ -60,21 +62,19 @@ export interface StoreAccess {
   streamOrder?: DocumentComparator;
 }
 
-export interface LastModifiedAccess {
-  /** Inclusive bounds, as stored instants (`toISOString`): a superset of the request's range. */
-  from?: string;
-  to?: string;
-  /** Some bound was given: the range is narrower than the project. */
-  bounded: boolean;
-  descending: boolean;
-  /** As in StoreAccess: set when the first sort is on `lastModifiedAt`. */
-  streamOrder?: DocumentComparator;
+export interface ReadOptions {
+  /** The deployment indexes `lastModifiedAt` (its default). */
+  lastModifiedIndex: boolean;
+  /**
+   * The answer needs every match (a filtered total, facets): a `lastModifiedAt` order alone then
+   * gains nothing from the index, whose every entry costs a read of its resource.
+   */
+  readsEveryMatch: boolean;
 }
 
 /**
  * Whether a value has an id's shape (36 hex digits and dashes): looser than the UUID pattern every
- * id matches (resource-address.ts), which would cost the query functions 0.17 KB of bundle, and
- * enough to keep what the store is asked for within its key sizes.
+ * id matches (resource-address.ts), and enough to keep what the store is asked for within its key sizes.
  */
 const mayBeResourceId = (value: string) => /^[\da-f-]{36}$/i.test(value);
 
@@ -110,59 +110,35 @@ export class NarrowingCollector {
   }
 }
 
-/** What the store reads for a Narrowing, in the order the sort's first field allows. */
-export function planAccess(narrowing: Narrowing, sort: readonly string[]): PlannedAccess {
-  const { id: idBounds, createdAt } = narrowing;
+/** The store read for a Narrowing, in the order the sort's first field allows. */
+export function planRead(narrowing: Narrowing, sort: readonly string[], options: ReadOptions): PlannedRead {
+  if (narrowing.ids) return { read: { ids: narrowing.ids } };
+  if (narrowing.keys) return { read: { keys: narrowing.keys } };
+  const { id, createdAt, lastModifiedAt } = narrowing;
   const firstSort = parseFirstSort(sort[0]);
-  const byCreation = firstSort?.field === 'createdAt';
-  const createdAtBounded = createdAt.from !== undefined || createdAt.to !== undefined;
-  const lastModifiedAccess = lastModifiedAccessOf(
-    firstSort,
-    narrowing.lastModifiedAt,
-    // Another store range or order already narrows the read: that one is taken.
-    idBounds.from !== undefined || idBounds.to !== undefined || createdAtBounded || firstSort !== undefined,
-  );
-  return {
-    ...(narrowing.ids ? { ids: narrowing.ids } : {}),
-    ...(narrowing.keys ? { keys: narrowing.keys } : {}),
-    ...(lastModifiedAccess ? { lastModifiedAccess } : {}),
-    usesCreationOrder: byCreation || createdAtBounded,
-    access(idsInCreationOrder) {
-      let { from: fromId, to: toId } = idBounds;
-      if (idsInCreationOrder) {
-        if (createdAt.from !== undefined) fromId = highest(fromId, idPrefixAt(Math.floor(createdAt.from)));
-        if (createdAt.to !== undefined) toId = lowest(toId, idPrefixAt(Math.floor(createdAt.to)));
-      }
-      const range = { ...(fromId === undefined ? {} : { fromId }), ...(toId === undefined ? {} : { toId }) };
-      if (sort.length === 0) return { ...range, descending: false, streamOrder: byId(1) };
-      if (!firstSort) return { ...range, descending: false };
-      if (firstSort.field === 'id') return { ...range, descending: firstSort.direction < 0, streamOrder: byId(firstSort.direction) };
-      if (byCreation && idsInCreationOrder) {
-        return { ...range, descending: firstSort.direction < 0, streamOrder: byInstant('createdAt', firstSort.direction) };
-      }
-      return { ...range, descending: false };
-    },
-  };
-}
-
-/**
- * The `lastModifiedAt` index's part: with a first sort on it, its order (and any range); with a
- * range and no other store range or order, the range. Bounds are widened to whole milliseconds.
- */
-function lastModifiedAccessOf(
-  firstSort: { field: string; direction: 1 | -1 } | undefined,
-  range: Bounds<number>,
-  otherAccess: boolean,
-): LastModifiedAccess | undefined {
-  const from = storedInstant(range.from, Math.floor);
-  const to = storedInstant(range.to, Math.ceil);
-  const bounded = from !== undefined || to !== undefined;
-  const bounds = { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }), bounded };
-  if (firstSort?.field === 'lastModifiedAt') {
-    return { ...bounds, descending: firstSort.direction < 0, streamOrder: byInstant('lastModifiedAt', firstSort.direction) };
+  const lastModified = { from: storedInstant(lastModifiedAt.from, Math.floor), to: storedInstant(lastModifiedAt.to, Math.ceil) };
+  const lastModifiedBounded = lastModified.from !== undefined || lastModified.to !== undefined;
+  const tableBounded = [id.from, id.to, createdAt.from, createdAt.to].some((bound) => bound !== undefined);
+  const byLastModified =
+    options.lastModifiedIndex &&
+    (firstSort?.field === 'lastModifiedAt' ? lastModifiedBounded || !options.readsEveryMatch : lastModifiedBounded && !tableBounded && !firstSort);
+  if (byLastModified) {
+    const sorted = firstSort?.field === 'lastModifiedAt';
+    return {
+      read: { range: { on: 'lastModifiedAt', ...defined(lastModified), descending: sorted && firstSort.direction < 0 } },
+      ...(sorted ? { streamOrder: byInstant('lastModifiedAt', firstSort.direction) } : {}),
+    };
   }
-  if (bounded && !otherAccess) return { ...bounds, descending: false };
-  return undefined;
+  // Ids are creation-ordered: a createdAt bound is a bound of the ids' time prefix.
+  const from = createdAt.from === undefined ? id.from : highest(id.from, idPrefixAt(Math.floor(createdAt.from)));
+  const to = createdAt.to === undefined ? id.to : lowest(id.to, idPrefixAt(Math.floor(createdAt.to)));
+  const range = { on: 'id' as const, ...defined({ from, to }) };
+  if (sort.length === 0) return { read: { range: { ...range, descending: false } }, streamOrder: byId(1) };
+  if (firstSort?.field === 'id') return { read: { range: { ...range, descending: firstSort.direction < 0 } }, streamOrder: byId(firstSort.direction) };
+  if (firstSort?.field === 'createdAt') {
+    return { read: { range: { ...range, descending: firstSort.direction < 0 } }, streamOrder: byInstant('createdAt', firstSort.direction) };
+  }
+  return { read: { range: { ...range, descending: false } } };
 }
 
 /** An instant as the store writes it, or undefined (no bound, a superset) outside years 0–9999, whose text would not sort. */
@@ -173,6 +149,12 @@ function storedInstant(instant: number | undefined, round: (value: number) => nu
   const text = date.toISOString();
   return /^\d{4}-/.test(text) ? text : undefined;
 }
+
+/** The bounds that are set. */
+const defined = (bounds: { from?: string | undefined; to?: string | undefined }) => ({
+  ...(bounds.from === undefined ? {} : { from: bounds.from }),
+  ...(bounds.to === undefined ? {} : { to: bounds.to }),
+});
 
 function highest<T extends string | number>(current: T | undefined, next: T): T {
   return current === undefined || next > current ? next : current;

@@ -1,27 +1,13 @@
 /**
  * The single table's key layout. Everything of a project shares one partition key, so a project
  * is one item collection that a Query pages through in id order (ids are UUIDv7, so that is
- * also creation order — shared/domain/resource-id.ts); what queries note for the pages after them
- * has a partition of its own per project, the only one the query functions may write (IAM
- * `dynamodb:LeadingKeys`: infra/function-permissions.ts), so that they can never write a resource:
+ * also creation order — shared/domain/resource-id.ts):
  *
  *   pk = PROJECT#<projectKey>   sk = RESOURCE#<id>    the resource
  *   pk = PROJECT#<projectKey>   sk = KEY#<key>        key sentinel: makes keys unique per project
  *   pk = PROJECT#<projectKey>   sk = STATS#<nn>       one of 16 counter shards: resources added
  *                                                     minus removed, written in the same
  *                                                     transaction as the create or delete
- *   pk = QUERIES#<projectKey>   sk = CHECKPOINTS      position checkpoints of deep offsets: the id at
- *                                                     every hundredth position or so, the delete
- *                                                     count they hold for, the tombstones seen
- *   pk = QUERIES#<projectKey>   sk = LAST_MODIFIED_ORDER#asc|desc   the start of the lastModifiedAt
- *                                                     index's order as a deep page's pass read it
- *                                                     (optional index only: last-modified-order.ts)
- *   pk = PROJECT#<projectKey>   sk = DELETED#<deletedAt>#<id>   a delete's tombstone, written in its
- *                                                     transaction, removed by the TTL after a day:
- *                                                     checkpoints are repaired from these
- *   pk = PROJECT#<projectKey>   sk = STATS#legacy     a project with resources from before the
- *                                                     counters and ordered ids (the migration
- *                                                     writes it: their count, `unorderedIds`)
  *   pk = PROJECT#<projectKey>   sk = IDEMPOTENCY#<hash>   the record of an Idempotency-Key (Powertools:
  *                                                     status, the answer, the request's hash), removed
  *                                                     by the TTL after a day; the hash is of the client,
@@ -47,23 +33,6 @@ export const statsShardKey = (projectKey: string, shard: number) => ({
   pk: projectPartition(projectKey),
   sk: `${STATS_PREFIX}${String(shard).padStart(2, '0')}`,
 });
-/** The partition of what queries note about a project for the pages after them (checkpoints, recorded orders). */
-export const queryNotesPartition = (projectKey: string) => `QUERIES#${projectKey}`;
-export const checkpointsKey = (projectKey: string) => ({ pk: queryNotesPartition(projectKey), sk: 'CHECKPOINTS' });
-export const lastModifiedOrderKey = (projectKey: string, descending: boolean) => ({
-  pk: queryNotesPartition(projectKey),
-  sk: `LAST_MODIFIED_ORDER#${descending ? 'desc' : 'asc'}`,
-});
-export const TOMBSTONE_PREFIX = 'DELETED#';
-/** Sorts right after every `DELETED#…` key. */
-export const TOMBSTONE_RANGE_END = 'DELETED$';
-export const tombstoneKey = (projectKey: string, deletedAt: string, id: string) => ({
-  pk: projectPartition(projectKey),
-  sk: `${TOMBSTONE_PREFIX}${deletedAt}#${id}`,
-});
-/** The deleted resource's id in a tombstone's sort key (an instant holds no `#`). */
-export const tombstonedId = (sk: string) => sk.slice(sk.lastIndexOf('#') + 1);
-export const legacyStatsKey = (projectKey: string) => ({ pk: projectPartition(projectKey), sk: `${STATS_PREFIX}legacy` });
 export const clientKey = (clientId: string) => ({ pk: `CLIENT#${clientId}`, sk: 'CLIENT' });
 /** Powertools' key prefix of Idempotency-Key records: their sort keys are `IDEMPOTENCY#<hash>`. */
 export const idempotencyKeyPrefix = 'IDEMPOTENCY';

@@ -3,25 +3,22 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changedFields, changesAlter, modificationTime, type ResourceChanges } from '../../domain/resource-changes';
-import { TOMBSTONE_LIFETIME_MS } from '../../domain/query/position-checkpoints';
 import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, sendTransaction } from './operations';
 import { newWriteToken } from './write-tokens';
 import { withRetries } from './retries';
-import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey, tombstoneKey } from './keys';
-import { TABLE_TTL_ATTRIBUTE } from './table-schema';
+import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey } from './keys';
 
 /**
  * Resources in one DynamoDB table (layout in keys.ts), one at a time: reads by id or key and every
- * write (what queries read — ranges, counters, checkpoints — is resource-query-store.ts's). Every
+ * write (what queries read — ranges, counters — is resource-query-store.ts's). Every
  * guarantee is DynamoDB's own: versions are checked by conditional writes (the failed condition
  * returns the current item, so a 409 knows `currentVersion` without a second read), keys are
  * unique through sentinel items written in the same transaction as the resource, and reads are
  * strongly consistent. Creates and deletes count the project's resources in the same transaction
- * (one of 16 counter shards, so that concurrent creates rarely touch the same counter item), and a
- * delete leaves its tombstone there too.
+ * (one of 16 counter shards, so that concurrent creates rarely touch the same counter item).
  */
 export class DynamoDbResourceStore implements ResourceStore {
   constructor(
@@ -112,11 +109,10 @@ export class DynamoDbResourceStore implements ResourceStore {
     });
   }
 
-  /** A read, then one transaction that removes the resource, frees its key, counts it and leaves its tombstone. */
+  /** A read, then one transaction that removes the resource, frees its key and counts it. */
   async delete(projectKey: string, id: string, expectedVersion?: number): Promise<Resource> {
     return withRetries(async () => {
       const resource = checkVersion(await this.get(projectKey, id), id, expectedVersion);
-      const deletedAt = this.now();
       await this.transact(
         [
           {
@@ -129,16 +125,6 @@ export class DynamoDbResourceStore implements ResourceStore {
           },
           ...(resource.key === undefined ? [] : [{ Delete: this.sentinelDelete(projectKey, resource.key, resource.id) }]),
           { Update: this.countUpdate(projectKey, -1) },
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: {
-                ...tombstoneKey(projectKey, deletedAt, resource.id),
-                type: 'tombstone',
-                [TABLE_TTL_ATTRIBUTE]: Math.ceil((Date.parse(deletedAt) + TOMBSTONE_LIFETIME_MS) / 1000),
-              },
-            },
-          },
         ],
         () => {
           throw new RetryableRace(); // changed meanwhile: start over and check again
@@ -259,17 +245,14 @@ export class DynamoDbResourceStore implements ResourceStore {
     };
   }
 
-  /**
-   * Adds `delta` to one counter shard, chosen at random (concurrent transactions on one item
-   * conflict); a delete also counts itself as one, which invalidates the position checkpoints.
-   */
+  /** Adds `delta` to one counter shard, chosen at random (concurrent transactions on one item conflict). */
   private countUpdate(projectKey: string, delta: 1 | -1) {
     return {
       TableName: this.tableName,
       Key: statsShardKey(projectKey, Math.floor(Math.random() * STATS_SHARDS)),
-      UpdateExpression: `SET #type = :type ADD resources :delta${delta < 0 ? ', deleted :one' : ''}`,
+      UpdateExpression: 'SET #type = :type ADD resources :delta',
       ExpressionAttributeNames: { '#type': 'type' },
-      ExpressionAttributeValues: { ':type': 'stats', ':delta': delta, ...(delta < 0 ? { ':one': 1 } : {}) },
+      ExpressionAttributeValues: { ':type': 'stats', ':delta': delta },
     };
   }
 

@@ -1,5 +1,5 @@
 import { ATTEMPT_COUNTER_ATTRIBUTES } from './client-store';
-import { clientKey, deadLettersPartition, PARKED_PARTITION, projectPartition, queryNotesPartition } from './keys';
+import { clientKey, deadLettersPartition, PARKED_PARTITION, projectPartition } from './keys';
 import { LAST_MODIFIED_INDEX_NAME } from './table-schema';
 
 /**
@@ -27,7 +27,6 @@ const PROJECT_WRITE_ACTIONS = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynam
 export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   'projects:read': [{ actions: PROJECT_READ_ACTIONS, leadingKey: projectPartition('*'), withReadIndexes: true }],
   'projects:write': [{ actions: PROJECT_WRITE_ACTIONS, leadingKey: projectPartition('*') }],
-  'queries:note': [{ actions: ['dynamodb:GetItem', 'dynamodb:PutItem'], leadingKey: queryNotesPartition('*') }],
   'clients:read': [{ actions: ['dynamodb:GetItem'], leadingKey: clientKey('*').pk }],
   // The brute-force brake's counters, and nothing else: client partitions only, these attributes only.
   // The consumer's own partitions: parked notifications (read, written, deleted) and dead letters (written).
@@ -38,7 +37,7 @@ export const TABLE_GRANTS: Readonly<Record<string, readonly TableGrant[]>> = {
   'clients:countAttempts': [{ actions: ['dynamodb:UpdateItem'], leadingKey: clientKey('*').pk, attributes: ATTEMPT_COUNTER_ATTRIBUTES }],
 };
 
-/** The indexes a grant `withReadIndexes` reaches, those of them a deployment has (the optional lastModifiedAt index). */
+/** The indexes a grant `withReadIndexes` reaches, those of them a deployment has (the lastModifiedAt index, unless removed). */
 export const PROJECT_READ_INDEXES: readonly string[] = [LAST_MODIFIED_INDEX_NAME];
 
 /** Whether a partition key matches a grant's pattern (`*` matches any run of characters, as IAM's StringLike). */

@@ -3,7 +3,10 @@ import { anyMatch, collectPage, planQuery, QueryBudget } from '../../../shared/d
 import { QueryTimedOutError } from '../../../shared/domain/errors';
 import { creationOrderedId, idPrefixAt, isCreationOrdered } from '../../../shared/domain/resource-id';
 
-const plan = (where: string[], sort: string[] = [], variables: Record<string, string[]> = {}) => planQuery({ where, sort, variables });
+const INDEXED = { lastModifiedIndex: true };
+const plan = (where: string[], sort: string[] = [], variables: Record<string, string[]> = {}, store = INDEXED) =>
+  planQuery({ where, sort, variables, withTotal: false }, store);
+const rangeOf = (planned: { read: unknown }) => (planned.read as { range: Record<string, unknown> }).range;
 
 describe('creation-ordered ids', () => {
   it('sort as their createdAt does, and carry its millisecond', () => {
@@ -17,76 +20,77 @@ describe('creation-ordered ids', () => {
   });
 });
 
-describe('planQuery: what an index can answer', () => {
+describe('planQuery: the one store read that answers a query', () => {
   it('names candidates from top-level id and key conjuncts, intersecting them, with variables', () => {
     const [a, b, c] = ['2025-01-01T00:00:00.000Z', '2025-01-01T00:00:00.001Z', '2025-01-01T00:00:00.002Z'].map(creationOrderedId);
-    expect(plan([`id in ("${a}", "${b}", "${c}") and version = 1`, `id = "${b}"`]).ids).toEqual([b]);
-    expect(plan(['key in (:keys)'], [], { keys: ['k1', 'k2'] }).keys).toEqual(['k1', 'k2']);
-    expect(plan(['key = "a" or version = 1']).keys).toBeUndefined();
-    expect(plan(['not(key = "a")']).keys).toBeUndefined();
-    expect(plan(['key not in ("a")']).keys).toBeUndefined();
+    expect(plan([`id in ("${a}", "${b}", "${c}") and version = 1`, `id = "${b}"`]).read).toEqual({ ids: [b] });
+    expect(plan(['key in (:keys)'], [], { keys: ['k1', 'k2'] }).read).toEqual({ keys: ['k1', 'k2'] });
+    expect(plan(['key = "a" or version = 1']).read).toHaveProperty('range');
+    expect(plan(['not(key = "a")']).read).toHaveProperty('range');
+    expect(plan(['key not in ("a")']).read).toHaveProperty('range');
   });
 
   it('drops named ids and keys that cannot exist (not of their pattern): none left names no candidate', () => {
     const id = creationOrderedId('2025-01-01T00:00:00.000Z');
     const long = 'a'.repeat(1100);
-    expect(plan([`id = "${long}"`]).ids).toEqual([]);
-    expect(plan([`id in ("${long}", "${id}", "not-an-id")`]).ids).toEqual([id]);
-    expect(plan([`key in ("${long}", "k1", "k 2", "x")`]).keys).toEqual(['k1']);
-    expect(plan(['key = :key'], [], { key: [long] }).keys).toEqual([]);
-    // Not named: the evaluator alone decides, as before.
-    expect(plan([`id != "${long}"`]).ids).toBeUndefined();
-    expect(plan([`not(key = "${long}")`]).keys).toBeUndefined();
-    expect(plan([`key = "${long}" or version = 1`]).keys).toBeUndefined();
+    expect(plan([`id = "${long}"`]).read).toEqual({ ids: [] });
+    expect(plan([`id in ("${long}", "${id}", "not-an-id")`]).read).toEqual({ ids: [id] });
+    expect(plan([`key in ("${long}", "k1", "k 2", "x")`]).read).toEqual({ keys: ['k1'] });
+    expect(plan(['key = :key'], [], { key: [long] }).read).toEqual({ keys: [] });
+    // Not named: the evaluator alone decides.
+    expect(plan([`id != "${long}"`]).read).toHaveProperty('range');
+    expect(plan([`key = "${long}" or version = 1`]).read).toHaveProperty('range');
   });
 
-  it('turns createdAt ranges into id ranges only when ids are creation-ordered', () => {
+  it('turns createdAt ranges into id ranges of the table (ids are creation-ordered)', () => {
     const ranged = plan(['createdAt >= "2025-01-01T00:00:00.000Z" and createdAt < "2025-02-01T00:00:00Z"']);
-    expect(ranged.usesCreationOrder).toBe(true);
-    expect(ranged.access(true)).toMatchObject({
-      fromId: idPrefixAt(Date.parse('2025-01-01T00:00:00.000Z')),
-      toId: idPrefixAt(Date.parse('2025-02-01T00:00:00Z')),
+    expect(rangeOf(ranged)).toEqual({
+      on: 'id',
+      from: idPrefixAt(Date.parse('2025-01-01T00:00:00.000Z')),
+      to: idPrefixAt(Date.parse('2025-02-01T00:00:00Z')),
+      descending: false,
     });
-    expect(ranged.access(false).fromId).toBeUndefined();
-    expect(plan(['id > "m"']).access(false).fromId).toBe('m');
+    expect(rangeOf(plan(['id > "m"']))).toMatchObject({ on: 'id', from: 'm' });
   });
 
-  it('reads in the store order for id and (ordered ids) createdAt sorts, reversed for desc', () => {
-    expect(plan([], ['createdAt desc']).access(true)).toMatchObject({ descending: true, streamOrder: expect.any(Function) });
-    expect(plan([], ['createdAt desc']).access(false).streamOrder).toBeUndefined();
-    expect(plan([], ['id desc']).access(false).descending).toBe(true);
-    expect(plan([], ['key asc']).access(true).streamOrder).toBeUndefined();
-    expect(plan([]).access(false).streamOrder).toBeDefined();
+  it('reads a cursor page (sort=id asc, id > last id) as the id range after it, in its order', () => {
+    const last = creationOrderedId('2025-01-01T00:00:00.000Z');
+    const cursor = plan([`id > "${last}"`], ['id asc']);
+    expect(cursor.read).toEqual({ range: { on: 'id', from: last, descending: false } });
+    expect(cursor.streamOrder).toBeDefined();
   });
 
-  it('tells whether the predicate reads only given top-level fields (a deep offset then passes over keys only)', () => {
-    const table = ['id', 'createdAt'];
-    expect(plan([]).readsOnly(table)).toBe(true);
-    expect(plan(['createdAt >= "2025-01-01T00:00:00Z"', 'id > "a" and not(createdAt > "2026-01-01T00:00:00Z")']).readsOnly(table)).toBe(true);
-    expect(plan(['createdAt >= "2025-01-01T00:00:00Z" and version = 1']).readsOnly(table)).toBe(false);
-    expect(plan(['createdAt >= "2025-01-01T00:00:00Z" or objectTypeProperty(arrayOfIntExample contains 1)']).readsOnly(table)).toBe(false);
-    expect(plan(['lastModifiedAt > "2025-01-01T00:00:00Z"']).readsOnly(table)).toBe(false);
-    expect(plan(['lastModifiedAt > "2025-01-01T00:00:00Z"']).readsOnly(['id', 'lastModifiedAt'])).toBe(true);
+  it('reads in the table order for id and createdAt sorts, reversed for desc', () => {
+    expect(rangeOf(plan([], ['createdAt desc']))).toMatchObject({ on: 'id', descending: true });
+    expect(plan([], ['createdAt desc']).streamOrder).toBeDefined();
+    expect(rangeOf(plan([], ['id desc']))).toMatchObject({ on: 'id', descending: true });
+    expect(plan([], ['key asc']).streamOrder).toBeUndefined();
+    expect(plan([]).streamOrder).toBeDefined();
   });
 
-  it('names a range and order of the optional lastModifiedAt index, as stored instants (UTC, milliseconds)', () => {
+  it('names a range and order of the lastModifiedAt index, as stored instants (UTC, milliseconds)', () => {
     const sorted = plan(['lastModifiedAt > "2025-01-01T01:00:00+01:00" and lastModifiedAt <= "2025-03-01T00:00:00Z"'], ['lastModifiedAt desc']);
-    expect(sorted.lastModifiedAccess).toMatchObject({
-      from: '2025-01-01T00:00:00.000Z',
-      to: '2025-03-01T00:00:00.000Z',
-      bounded: true,
-      descending: true,
-      streamOrder: expect.any(Function),
-    });
-    expect(plan([], ['lastModifiedAt asc', 'id desc']).lastModifiedAccess).toMatchObject({ bounded: false, descending: false });
+    expect(rangeOf(sorted)).toEqual({ on: 'lastModifiedAt', from: '2025-01-01T00:00:00.000Z', to: '2025-03-01T00:00:00.000Z', descending: true });
+    expect(sorted.streamOrder).toBeDefined();
+    expect(rangeOf(plan([], ['lastModifiedAt asc', 'id desc']))).toEqual({ on: 'lastModifiedAt', descending: false });
     // A range alone: read from the index, in no useful order (the evaluator sorts).
-    expect(plan(['lastModifiedAt < "2025-01-01T00:00:00Z"']).lastModifiedAccess).toEqual({ to: '2025-01-01T00:00:00.000Z', bounded: true, descending: false });
-    // Another store range or order is taken instead; no range nor sort on it: no index.
-    expect(plan(['lastModifiedAt < "2025-01-01T00:00:00Z"'], ['createdAt desc']).lastModifiedAccess).toBeUndefined();
-    expect(plan(['lastModifiedAt < "2025-01-01T00:00:00Z" and id > "a"']).lastModifiedAccess).toBeUndefined();
-    expect(plan(['version = 1'], ['key asc']).lastModifiedAccess).toBeUndefined();
+    const alone = plan(['lastModifiedAt < "2025-01-01T00:00:00Z"']);
+    expect(alone.read).toEqual({ range: { on: 'lastModifiedAt', to: '2025-01-01T00:00:00.000Z', descending: false } });
+    expect(alone.streamOrder).toBeUndefined();
+    // Another table range or order is taken instead.
+    expect(rangeOf(plan(['lastModifiedAt < "2025-01-01T00:00:00Z"'], ['createdAt desc'])).on).toBe('id');
+    expect(rangeOf(plan(['lastModifiedAt < "2025-01-01T00:00:00Z" and id > "a"'])).on).toBe('id');
     // A bound whose text would not sort (past year 9999 in UTC) is no bound: still a superset.
-    expect(plan(['lastModifiedAt < "9999-12-31T23:30:00-01:00"'], ['lastModifiedAt asc']).lastModifiedAccess).toMatchObject({ bounded: false });
+    expect(rangeOf(plan(['lastModifiedAt < "9999-12-31T23:30:00-01:00"'], ['lastModifiedAt asc']))).toEqual({ on: 'lastModifiedAt', descending: false });
+  });
+
+  it('reads the table when the deployment has no lastModifiedAt index, or a filtered total needs every match', () => {
+    expect(rangeOf(plan([], ['lastModifiedAt desc'], {}, { lastModifiedIndex: false }))).toEqual({ on: 'id', descending: false });
+    const total = planQuery({ where: ['version = 1'], sort: ['lastModifiedAt desc'], variables: {}, withTotal: true }, INDEXED);
+    expect(rangeOf(total).on).toBe('id');
+    // Unfiltered, the total is the counter's and the page still ends early through the index.
+    const counted = planQuery({ where: [], sort: ['lastModifiedAt desc'], variables: {}, withTotal: true }, INDEXED);
+    expect(counted).toMatchObject({ totalFromCounter: true, read: { range: { on: 'lastModifiedAt' } } });
   });
 });
 
@@ -102,7 +106,6 @@ describe('collectPage with a stream order', () => {
 
   it('re-sorts ties by id and stops after the first document past the page', async () => {
     const createdDesc = plan([], ['createdAt desc']);
-    const { streamOrder } = createdDesc.access(true);
     let read = 0;
     const counted = (function* () {
       for (const document of stream) {
@@ -110,7 +113,7 @@ describe('collectPage with a stream order', () => {
         yield document;
       }
     })();
-    const page = await collectPage(counted, { ...createdDesc, streamOrder }, { limit: 2, offset: 0, withTotal: false });
+    const page = await collectPage(counted, createdDesc, { limit: 2, offset: 0, withTotal: false });
     expect(page.results.map((document) => document.id)).toEqual(['d', 'b']);
     expect(read).toBe(4); // 'b' ties with 'c': the page is final only at 'a'
   });
