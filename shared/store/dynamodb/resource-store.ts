@@ -3,13 +3,15 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changedFields, changesAlter, modificationTime, type ResourceChanges } from '../../domain/resource-changes';
-import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
+import { IDEMPOTENCY_RECORD_SECONDS } from '../../domain/limits';
+import type { CreateOptions, KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, sendTransaction } from './operations';
 import { newWriteToken } from './write-tokens';
 import { withRetries } from './retries';
-import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey } from './keys';
+import { createdByKey, keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey } from './keys';
+import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
 /**
  * Resources in one DynamoDB table (layout in keys.ts), one at a time: reads by id or key and every
@@ -17,7 +19,8 @@ import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey } from './keys
  * guarantee is DynamoDB's own: versions are checked by conditional writes (the failed condition
  * returns the current item, so a 409 knows `currentVersion` without a second read), keys are
  * unique through sentinel items written in the same transaction as the resource, and reads are
- * strongly consistent. Creates and deletes count the project's resources in the same transaction
+ * strongly consistent. A create with an Idempotency-Key records the id it made the same way, so
+ * that its retry answers that resource instead of making another (CREATED_BY, keys.ts). Creates and deletes count the project's resources in the same transaction
  * (one of 16 counter shards, so that concurrent creates rarely touch the same counter item).
  */
 export class DynamoDbResourceStore implements ResourceStore {
@@ -42,8 +45,8 @@ export class DynamoDbResourceStore implements ResourceStore {
     return resource?.key === key ? resource : undefined;
   }
 
-  async create(projectKey: string, draft: NewResource): Promise<Resource> {
-    return withRetries(() => this.createOnce(projectKey, draft));
+  async create(projectKey: string, draft: NewResource, options: CreateOptions = {}): Promise<Resource> {
+    return withRetries(() => this.createOnce(projectKey, draft, options.requestHash));
   }
 
   async writeByKey(projectKey: string, draft: KeyedDraft, options: WriteByKeyOptions) {
@@ -55,7 +58,7 @@ export class DynamoDbResourceStore implements ResourceStore {
       if (holderId === undefined) {
         if (!options.createIfMissing) throw new ResourceNotFoundError(`The resource with key '${draft.key}'`);
         try {
-          return { resource: await this.createOnce(projectKey, draft), created: true };
+          return { resource: await this.createOnce(projectKey, draft, options.requestHash), created: true };
         } catch (error) {
           if (!(error instanceof KeyHeldError)) throw error;
           holderId = error.holderId; // held after all (or taken since it was read)
@@ -134,7 +137,12 @@ export class DynamoDbResourceStore implements ResourceStore {
     });
   }
 
-  private async createOnce(projectKey: string, draft: NewResource): Promise<Resource> {
+  /**
+   * One transaction: the resource, its key's sentinel, the count and, for a request with an
+   * Idempotency-Key, the id it creates under the request's hash. A retry of a create that was
+   * applied but never answered (503) finds that record and answers the resource it names.
+   */
+  private async createOnce(projectKey: string, draft: NewResource, requestHash?: string): Promise<Resource> {
     const now = this.now();
     const resource: Resource = {
       id: creationOrderedId(now),
@@ -146,13 +154,37 @@ export class DynamoDbResourceStore implements ResourceStore {
     };
     const put = { TableName: this.tableName, Item: toItem(projectKey, resource), ConditionExpression: 'attribute_not_exists(pk)' };
     const sentinel = draft.key === undefined ? [] : [{ Put: this.sentinelPut(projectKey, draft.key, resource.id) }];
-    await this.transact([{ Put: put }, ...sentinel, { Update: this.countUpdate(projectKey, 1) }], (reasons) => {
-      const holder = reasons[1];
+    const createdBy = requestHash === undefined ? [] : [{ Put: this.createdByPut(projectKey, requestHash, resource.id, now) }];
+    const createdBefore = await this.transact([{ Put: put }, ...sentinel, { Update: this.countUpdate(projectKey, 1) }, ...createdBy], (reasons) => {
+      const [holder, made] = [reasons[1], reasons.at(-1)];
+      // Made by an earlier attempt of this request: it holds the key too, so this is checked first.
+      if (requestHash !== undefined && made?.code === 'ConditionalCheckFailed') throw new CreatedBefore(made.item?.resourceId as string);
       if (draft.key !== undefined && holder?.code === 'ConditionalCheckFailed') {
         throw new KeyHeldError(draft.key, holder.item?.resourceId as string);
       }
-    });
-    return resource;
+    }).then(
+      () => undefined,
+      (error) => {
+        if (error instanceof CreatedBefore) return error.id;
+        throw error;
+      },
+    );
+    if (createdBefore === undefined) return resource;
+    // As it is now; deleted since, the create is undone: 404, not a second resource.
+    return checkVersion(await this.get(projectKey, createdBefore), createdBefore, undefined);
+  }
+
+  /** The id a request with an Idempotency-Key creates, kept as long as its answer would be (an expired one not yet removed by the TTL does not count). */
+  private createdByPut(projectKey: string, requestHash: string, id: string, now: string) {
+    const nowSeconds = Math.floor(Date.parse(now) / 1000);
+    return {
+      TableName: this.tableName,
+      Item: { ...createdByKey(projectKey, requestHash), type: 'created-by', resourceId: id, [TABLE_TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_RECORD_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk) OR #expiresAt < :now',
+      ExpressionAttributeNames: { '#expiresAt': TABLE_TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':now': nowSeconds },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    };
   }
 
   /** Replaces the content of the resource that holds `draft.key`, one version up. */
@@ -283,6 +315,13 @@ export class DynamoDbResourceStore implements ResourceStore {
       explain(reasons);
       throw new RetryableRace();
     }
+  }
+}
+
+/** An earlier attempt of the same request created the resource (internal to createOnce). */
+class CreatedBefore extends Error {
+  constructor(readonly id: string) {
+    super(`created before as ${id}`);
   }
 }
 
