@@ -51,14 +51,17 @@ export const idempotencyKeys =
   };
 
 /**
- * What the request's record is kept under (client, method, path, key), hashed; none without the
- * header. A create passes it to the store, which records the resource it makes under it: Powertools
- * forgets a request that failed, and a 503 after the store applied the create is such a failure.
+ * The request under its Idempotency-Key (client, method, path, key and body), hashed; none without
+ * the header. A create passes it to the store, which records the resource it makes under it:
+ * Powertools forgets a request that failed, and a 503 after the store applied the create is one.
+ * The body is in it so that another body under the key (Powertools' 422 while it keeps a record)
+ * is never answered with the resource made of the first.
  */
 export function idempotencyHashOf(request: ApiRequest): string | undefined {
   const key = request.headers[IDEMPOTENCY_KEY_HEADER];
   if (!key) return undefined;
-  return createHash('sha256').update(JSON.stringify([request.principal?.clientId, request.method, request.rawPath, key])).digest('base64url');
+  const identity = [request.principal?.clientId, request.method, request.rawPath, key, request.body];
+  return createHash('sha256').update(JSON.stringify(identity)).digest('base64url');
 }
 
 function refusalOf(error: unknown): unknown {

@@ -48,8 +48,8 @@ export interface NewResource {
 
 export interface CreateOptions {
   /**
-   * The request's identity when it carries an Idempotency-Key (a hash of its client, method, path and
-   * key): a create already made under it answers the resource it made (as it is now) and creates none.
+   * The request's identity when it carries an Idempotency-Key (a hash of its client, method, path,
+   * key and body): a create already made under it answers the resource it made (as it is now) and creates none.
    */
   requestHash?: string;
 }

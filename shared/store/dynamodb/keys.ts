@@ -14,7 +14,8 @@
  *                                                     method, path and key (idempotency-records.ts)
  *   pk = PROJECT#<projectKey>   sk = CREATED_BY#<hash>   the resource a create with an Idempotency-Key
  *                                                     made (its id), written in the create's transaction;
- *                                                     removed by the TTL after a day
+ *                                                     removed by the TTL after a day; the hash is of the
+ *                                                     request (shared/http/idempotency-keys.ts)
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
  *   pk = CLIENT#<clientId>      sk = ATTEMPTS#<window>#<source>   its brute-force brake counter per source address
  *

@@ -19,8 +19,7 @@ import { TABLE_TTL_ATTRIBUTE } from './table-schema';
  * guarantee is DynamoDB's own: versions are checked by conditional writes (the failed condition
  * returns the current item, so a 409 knows `currentVersion` without a second read), keys are
  * unique through sentinel items written in the same transaction as the resource, and reads are
- * strongly consistent. A create with an Idempotency-Key records the id it made the same way, so
- * that its retry answers that resource instead of making another (CREATED_BY, keys.ts). Creates and deletes count the project's resources in the same transaction
+ * strongly consistent. Creates and deletes count the project's resources in the same transaction
  * (one of 16 counter shards, so that concurrent creates rarely touch the same counter item).
  */
 export class DynamoDbResourceStore implements ResourceStore {
@@ -139,8 +138,8 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   /**
    * One transaction: the resource, its key's sentinel, the count and, for a request with an
-   * Idempotency-Key, the id it creates under the request's hash. A retry of a create that was
-   * applied but never answered (503) finds that record and answers the resource it names.
+   * Idempotency-Key, the id under the request's hash (CREATED_BY, keys.ts): the retry of a create
+   * applied but never answered (503) finds it and answers that resource instead of making another.
    */
   private async createOnce(projectKey: string, draft: NewResource, requestHash?: string): Promise<Resource> {
     const now = this.now();
@@ -157,24 +156,18 @@ export class DynamoDbResourceStore implements ResourceStore {
     const createdBy = requestHash === undefined ? [] : [{ Put: this.createdByPut(projectKey, requestHash, resource.id, now) }];
     const createdBefore = await this.transact([{ Put: put }, ...sentinel, { Update: this.countUpdate(projectKey, 1) }, ...createdBy], (reasons) => {
       const [holder, made] = [reasons[1], reasons.at(-1)];
-      // Made by an earlier attempt of this request: it holds the key too, so this is checked first.
-      if (requestHash !== undefined && made?.code === 'ConditionalCheckFailed') throw new CreatedBefore(made.item?.resourceId as string);
+      // Made by an earlier attempt of this request (which holds the key too, so this comes first).
+      if (requestHash !== undefined && made?.code === 'ConditionalCheckFailed' && made.item) return made.item.resourceId as string;
       if (draft.key !== undefined && holder?.code === 'ConditionalCheckFailed') {
         throw new KeyHeldError(draft.key, holder.item?.resourceId as string);
       }
-    }).then(
-      () => undefined,
-      (error) => {
-        if (error instanceof CreatedBefore) return error.id;
-        throw error;
-      },
-    );
+    });
     if (createdBefore === undefined) return resource;
     // As it is now; deleted since, the create is undone: 404, not a second resource.
     return checkVersion(await this.get(projectKey, createdBefore), createdBefore, undefined);
   }
 
-  /** The id a request with an Idempotency-Key creates, kept as long as its answer would be (an expired one not yet removed by the TTL does not count). */
+  /** The id a request with an Idempotency-Key creates, kept as long as its answer would be (expired, it no longer counts). */
   private createdByPut(projectKey: string, requestHash: string, id: string, now: string) {
     const nowSeconds = Math.floor(Date.parse(now) / 1000);
     return {
@@ -299,29 +292,24 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   /**
    * Runs a transaction (applied once however often it is sent: sendTransaction). A cancellation
-   * goes to `explain`, which throws the domain's reading of it; conflicts with concurrent
-   * transactions are retried.
+   * goes to `explain`, which throws the domain's reading of it, or returns what settles the write
+   * instead; conflicts with concurrent transactions are retried.
    */
-  private async transact(
+  private async transact<Settled = never>(
     items: NonNullable<TransactWriteCommandInput['TransactItems']>,
-    explain: (reasons: { code: string; item?: Record<string, unknown> }[]) => void,
-  ): Promise<void> {
+    explain: (reasons: { code: string; item?: Record<string, unknown> }[]) => Settled | void,
+  ): Promise<Settled | undefined> {
     try {
       await sendTransaction(this.db, { TransactItems: items });
+      return undefined;
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (!reasons) return translateEngineError(error);
       if (reasons.some((reason) => reason.code === 'TransactionConflict')) throw new RetryableRace();
-      explain(reasons);
+      const settled = explain(reasons);
+      if (settled !== undefined) return settled;
       throw new RetryableRace();
     }
-  }
-}
-
-/** An earlier attempt of the same request created the resource (internal to createOnce). */
-class CreatedBefore extends Error {
-  constructor(readonly id: string) {
-    super(`created before as ${id}`);
   }
 }
 

@@ -144,6 +144,18 @@ describe('writes: applied once, or said to be unknown', () => {
     expect((await send('POST', '/demo/resource', { json: markedDraft(mark), headers })).body.id).toBe(made);
   });
 
+  it('after such a 503, another body under the same key is not answered with the resource made of the first', async () => {
+    const [first, second] = [uniqueKey('mark'), uniqueKey('mark')];
+    const headers = { 'idempotency-key': randomUUID() };
+    proxy.set({ kind: 'reset-after', operations: ['TransactWriteItems'] });
+    expectNoAnswer(await send('POST', '/demo/resource', { json: markedDraft(first), headers }), true);
+    proxy.set(undefined);
+    const other = await send('POST', '/demo/resource', { json: markedDraft(second), headers });
+    expect(other.status).toBe(201);
+    expect(other.body.objectTypeProperty.arrayOfStringExample).toEqual([second]);
+    expect(await markedIds(second)).toEqual([other.body.id]);
+  });
+
   it('the same for a keyed create: its retry answers the resource made (201, version 1), not an overwrite', async () => {
     const key = uniqueKey('lost-keyed-create');
     const headers = { 'idempotency-key': randomUUID() };
