@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
 import { StoreUnavailableError } from '../domain/errors';
 import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
-import type { ApiEvent, ApiResult } from './api-types';
+import type { ApiEvent, ApiRequest, ApiResult } from './api-types';
 import { idempotencyKeyInFlight, idempotencyKeyReused } from './errors';
 
 /** Answers a request (rendered, not yet fitted for Lambda): what endpoint() runs after its middleware. */
@@ -48,6 +49,20 @@ export const idempotencyKeys =
       throw refusalOf(error);
     }
   };
+
+/**
+ * The request under its Idempotency-Key (client, method, path, key and body), hashed; none without
+ * the header. A create passes it to the store, which records the resource it makes under it:
+ * Powertools forgets a request that failed, and a 503 after the store applied the create is one.
+ * The body is in it so that another body under the key (Powertools' 422 while it keeps a record)
+ * is never answered with the resource made of the first.
+ */
+export function idempotencyHashOf(request: ApiRequest): string | undefined {
+  const key = request.headers[IDEMPOTENCY_KEY_HEADER];
+  if (!key) return undefined;
+  const identity = [request.principal?.clientId, request.method, request.rawPath, key, request.body];
+  return createHash('sha256').update(JSON.stringify(identity)).digest('base64url');
+}
 
 function refusalOf(error: unknown): unknown {
   switch ((error as Error)?.name) {

@@ -2,7 +2,7 @@ import { InvalidInputError, InvalidOperationError, RequiredFieldError } from '..
 import { ObjectTestTypeDraft, type Resource } from '../domain/resource';
 import { isUpdateActionName, netChanges, UpdateRequest, updateActions, type UpdateAction } from '../domain/update-actions';
 import { validate } from '../domain/validation';
-import type { ResourceStore } from '../store/resource-store';
+import type { CreateOptions, ResourceStore } from '../store/resource-store';
 import { storedId } from './resource-service';
 
 /**
@@ -14,13 +14,13 @@ export class ResourceEditService {
   constructor(private readonly store: ResourceStore) {}
 
   /** POST /{projectKey}/resource: create; a draft whose key is held overwrites that resource (a create is what is expected). */
-  create(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
-    return this.createOrOverwrite(projectKey, body, { expectHeld: false });
+  create(projectKey: string, body: unknown, options: CreateOptions = {}): Promise<{ resource: Resource; created: boolean }> {
+    return this.createOrOverwrite(projectKey, body, { ...options, expectHeld: false });
   }
 
   /** PUT /{projectKey}/resource: create, or overwrite the resource that holds the draft's key (an overwrite is what is expected). */
-  upsert(projectKey: string, body: unknown): Promise<{ resource: Resource; created: boolean }> {
-    return this.createOrOverwrite(projectKey, body, { expectHeld: true });
+  upsert(projectKey: string, body: unknown, options: CreateOptions = {}): Promise<{ resource: Resource; created: boolean }> {
+    return this.createOrOverwrite(projectKey, body, { ...options, expectHeld: true });
   }
 
   /** PATCH /{projectKey}/resource: overwrite the resource that holds the draft's key. */
@@ -43,16 +43,16 @@ export class ResourceEditService {
   }
 
   /** POST and PUT /{projectKey}/resource answer alike; what the caller expects only picks the store's cheaper first step. */
-  private async createOrOverwrite(projectKey: string, body: unknown, { expectHeld }: { expectHeld: boolean }) {
+  private async createOrOverwrite(projectKey: string, body: unknown, { expectHeld, requestHash }: CreateOptions & { expectHeld: boolean }) {
     const draft = validate(ObjectTestTypeDraft, body);
     if (draft.key === undefined) {
       if (draft.version !== undefined) throw new InvalidOperationError('A draft version applies only to a draft with a key.');
-      return { resource: await this.store.create(projectKey, draft), created: true };
+      return { resource: await this.store.create(projectKey, draft, { requestHash }), created: true };
     }
     return this.store.writeByKey(
       projectKey,
       { key: draft.key, objectTypeProperty: draft.objectTypeProperty, expectedVersion: draft.version },
-      { createIfMissing: true, expectHeld },
+      { createIfMissing: true, expectHeld, requestHash },
     );
   }
 }

@@ -11,7 +11,7 @@ export interface ResourceStore {
   get(projectKey: string, id: string): Promise<Resource | undefined>;
   getByKey(projectKey: string, key: string): Promise<Resource | undefined>;
   /** Creates a resource at version 1; its key, if any, must be free. */
-  create(projectKey: string, draft: NewResource): Promise<Resource>;
+  create(projectKey: string, draft: NewResource, options?: CreateOptions): Promise<Resource>;
   /**
    * Replaces the `objectTypeProperty` of the resource holding `draft.key` (version + 1), or —
    * with `createIfMissing` — creates it when no resource holds the key.
@@ -46,7 +46,15 @@ export interface NewResource {
   objectTypeProperty: ArrayTestType;
 }
 
-export interface WriteByKeyOptions {
+export interface CreateOptions {
+  /**
+   * The request's identity when it carries an Idempotency-Key (a hash of its client, method, path,
+   * key and body): a create already made under it answers the resource it made (as it is now) and creates none.
+   */
+  requestHash?: string;
+}
+
+export interface WriteByKeyOptions extends CreateOptions {
   /** Create the resource when no resource holds the key; otherwise that is ResourceNotFoundError. */
   createIfMissing: boolean;
   /**

@@ -136,7 +136,8 @@ describe('npm run client -- list, revoke, unlock', () => {
     for (let attempt = 0; attempt < BRAKE.maxAttempts; attempt++) {
       expect((await tokenOf(created.clientId, 'guess')).status).toBe(401);
     }
-    expect((await tokenOf(created.clientId, created.clientSecret)).status).toBe(401);
+    // Braked: the right secret too is answered 429 (with Retry-After), never invalid_client.
+    expect((await tokenOf(created.clientId, created.clientSecret)).status).toBe(429);
     // The brake holds per source, never for the client as a whole: list still says active.
     const listed = JSON.parse((await cli(['list', '--json'])).stdout) as { clientId: string; status: string }[];
     expect(listed.find((client) => client.clientId === created.clientId)).toMatchObject({ status: 'active' });

@@ -18,7 +18,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       token_endpoint_auth_methods_supported: ['client_secret_basic'],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic'],
       response_types_supported: [],
-      scopes_supported: ['manage_test:{projectKey}', 'view_test:{projectKey}', 'manage_products:{projectKey}', 'introspect_oauth_tokens:{projectKey}'],
+      scopes_supported: ['manage_test:{projectKey}', 'view_test:{projectKey}', 'manage_products:{projectKey}', 'introspect_oauth_tokens:{projectKey}', 'manage_subscriptions:{projectKey}', 'view_subscriptions:{projectKey}'],
       service_documentation: `${issuer}/docs`,
     });
 

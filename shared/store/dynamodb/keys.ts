@@ -12,6 +12,10 @@
  *                                                     status, the answer, the request's hash), removed
  *                                                     by the TTL after a day; the hash is of the client,
  *                                                     method, path and key (idempotency-records.ts)
+ *   pk = PROJECT#<projectKey>   sk = CREATED_BY#<hash>   the resource a create with an Idempotency-Key
+ *                                                     made (its id), written in the create's transaction;
+ *                                                     removed by the TTL after a day; the hash is of the
+ *                                                     request (shared/http/idempotency-keys.ts)
  *   pk = CLIENT#<clientId>      sk = CLIENT           an API client of the token service
  *   pk = CLIENT#<clientId>      sk = ATTEMPTS#<window>#<source>   its brute-force brake counter per source address
  *
@@ -25,6 +29,7 @@ export const RESOURCE_PREFIX = 'RESOURCE#';
 export const RESOURCE_RANGE_END = 'RESOURCE$';
 export const resourceKey = (projectKey: string, id: string) => ({ pk: projectPartition(projectKey), sk: `${RESOURCE_PREFIX}${id}` });
 export const keySentinelKey = (projectKey: string, key: string) => ({ pk: projectPartition(projectKey), sk: `KEY#${key}` });
+export const createdByKey = (projectKey: string, requestHash: string) => ({ pk: projectPartition(projectKey), sk: `CREATED_BY#${requestHash}` });
 export const STATS_PREFIX = 'STATS#';
 /** Sorts right after every `STATS#…` key. */
 export const STATS_RANGE_END = 'STATS$';

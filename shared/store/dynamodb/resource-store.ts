@@ -3,13 +3,15 @@ import { DuplicateKeyError, ResourceNotFoundError, VersionConflictError } from '
 import type { Resource } from '../../domain/resource';
 import { creationOrderedId } from '../../domain/resource-id';
 import { applyChanges, changedFields, changesAlter, modificationTime, type ResourceChanges } from '../../domain/resource-changes';
-import type { KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
+import { IDEMPOTENCY_RECORD_SECONDS } from '../../domain/limits';
+import type { CreateOptions, KeyedDraft, NewResource, ResourceStore, WriteByKeyOptions } from '../resource-store';
 import { toResource } from './resource-items';
 import { cancellationReasons, RetryableRace, translateEngineError } from './errors';
 import { conditionalWrite, sendTransaction } from './operations';
 import { newWriteToken } from './write-tokens';
 import { withRetries } from './retries';
-import { keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey } from './keys';
+import { createdByKey, keySentinelKey, resourceKey, STATS_SHARDS, statsShardKey } from './keys';
+import { TABLE_TTL_ATTRIBUTE } from './table-schema';
 
 /**
  * Resources in one DynamoDB table (layout in keys.ts), one at a time: reads by id or key and every
@@ -42,8 +44,8 @@ export class DynamoDbResourceStore implements ResourceStore {
     return resource?.key === key ? resource : undefined;
   }
 
-  async create(projectKey: string, draft: NewResource): Promise<Resource> {
-    return withRetries(() => this.createOnce(projectKey, draft));
+  async create(projectKey: string, draft: NewResource, options: CreateOptions = {}): Promise<Resource> {
+    return withRetries(() => this.createOnce(projectKey, draft, options.requestHash));
   }
 
   async writeByKey(projectKey: string, draft: KeyedDraft, options: WriteByKeyOptions) {
@@ -55,7 +57,7 @@ export class DynamoDbResourceStore implements ResourceStore {
       if (holderId === undefined) {
         if (!options.createIfMissing) throw new ResourceNotFoundError(`The resource with key '${draft.key}'`);
         try {
-          return { resource: await this.createOnce(projectKey, draft), created: true };
+          return { resource: await this.createOnce(projectKey, draft, options.requestHash), created: true };
         } catch (error) {
           if (!(error instanceof KeyHeldError)) throw error;
           holderId = error.holderId; // held after all (or taken since it was read)
@@ -134,7 +136,12 @@ export class DynamoDbResourceStore implements ResourceStore {
     });
   }
 
-  private async createOnce(projectKey: string, draft: NewResource): Promise<Resource> {
+  /**
+   * One transaction: the resource, its key's sentinel, the count and, for a request with an
+   * Idempotency-Key, the id under the request's hash (CREATED_BY, keys.ts): the retry of a create
+   * applied but never answered (503) finds it and answers that resource instead of making another.
+   */
+  private async createOnce(projectKey: string, draft: NewResource, requestHash?: string): Promise<Resource> {
     const now = this.now();
     const resource: Resource = {
       id: creationOrderedId(now),
@@ -146,13 +153,31 @@ export class DynamoDbResourceStore implements ResourceStore {
     };
     const put = { TableName: this.tableName, Item: toItem(projectKey, resource), ConditionExpression: 'attribute_not_exists(pk)' };
     const sentinel = draft.key === undefined ? [] : [{ Put: this.sentinelPut(projectKey, draft.key, resource.id) }];
-    await this.transact([{ Put: put }, ...sentinel, { Update: this.countUpdate(projectKey, 1) }], (reasons) => {
-      const holder = reasons[1];
+    const createdBy = requestHash === undefined ? [] : [{ Put: this.createdByPut(projectKey, requestHash, resource.id, now) }];
+    const createdBefore = await this.transact([{ Put: put }, ...sentinel, { Update: this.countUpdate(projectKey, 1) }, ...createdBy], (reasons) => {
+      const [holder, made] = [reasons[1], reasons.at(-1)];
+      // Made by an earlier attempt of this request (which holds the key too, so this comes first).
+      if (requestHash !== undefined && made?.code === 'ConditionalCheckFailed' && made.item) return made.item.resourceId as string;
       if (draft.key !== undefined && holder?.code === 'ConditionalCheckFailed') {
         throw new KeyHeldError(draft.key, holder.item?.resourceId as string);
       }
     });
-    return resource;
+    if (createdBefore === undefined) return resource;
+    // As it is now; deleted since, the create is undone: 404, not a second resource.
+    return checkVersion(await this.get(projectKey, createdBefore), createdBefore, undefined);
+  }
+
+  /** The id a request with an Idempotency-Key creates, kept as long as its answer would be (expired, it no longer counts). */
+  private createdByPut(projectKey: string, requestHash: string, id: string, now: string) {
+    const nowSeconds = Math.floor(Date.parse(now) / 1000);
+    return {
+      TableName: this.tableName,
+      Item: { ...createdByKey(projectKey, requestHash), type: 'created-by', resourceId: id, [TABLE_TTL_ATTRIBUTE]: nowSeconds + IDEMPOTENCY_RECORD_SECONDS },
+      ConditionExpression: 'attribute_not_exists(pk) OR #expiresAt < :now',
+      ExpressionAttributeNames: { '#expiresAt': TABLE_TTL_ATTRIBUTE },
+      ExpressionAttributeValues: { ':now': nowSeconds },
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+    };
   }
 
   /** Replaces the content of the resource that holds `draft.key`, one version up. */
@@ -267,20 +292,22 @@ export class DynamoDbResourceStore implements ResourceStore {
 
   /**
    * Runs a transaction (applied once however often it is sent: sendTransaction). A cancellation
-   * goes to `explain`, which throws the domain's reading of it; conflicts with concurrent
-   * transactions are retried.
+   * goes to `explain`, which throws the domain's reading of it, or returns what settles the write
+   * instead; conflicts with concurrent transactions are retried.
    */
-  private async transact(
+  private async transact<Settled = never>(
     items: NonNullable<TransactWriteCommandInput['TransactItems']>,
-    explain: (reasons: { code: string; item?: Record<string, unknown> }[]) => void,
-  ): Promise<void> {
+    explain: (reasons: { code: string; item?: Record<string, unknown> }[]) => Settled | void,
+  ): Promise<Settled | undefined> {
     try {
       await sendTransaction(this.db, { TransactItems: items });
+      return undefined;
     } catch (error) {
       const reasons = cancellationReasons(error);
       if (!reasons) return translateEngineError(error);
       if (reasons.some((reason) => reason.code === 'TransactionConflict')) throw new RetryableRace();
-      explain(reasons);
+      const settled = explain(reasons);
+      if (settled !== undefined) return settled;
       throw new RetryableRace();
     }
   }

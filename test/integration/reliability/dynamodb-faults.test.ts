@@ -76,6 +76,13 @@ async function holdersOf(key: string) {
   return (answer.body.results as { id: string }[]).map((resource) => resource.id);
 }
 
+/** A draft no other resource of project demo matches (`markedIds`): a string of its own. */
+const markedDraft = (mark: string) => ({ objectTypeProperty: { ...draftExample.objectTypeProperty, arrayOfStringExample: [mark] } });
+async function markedIds(mark: string) {
+  const answer = await call('GET', `/demo/resource?where=${encodeURIComponent(`objectTypeProperty(arrayOfStringExample contains "${mark}")`)}`, { token });
+  return (answer.body.results as { id: string }[]).map((resource) => resource.id);
+}
+
 const basic = (secret: string) => `Basic ${Buffer.from(`${devClient.clientId}:${secret}`).toString('base64')}`;
 const tokenRequest = (secret: string, sourceIp: string) =>
   send('POST', '/oauth/token', { form: 'grant_type=client_credentials&scope=view_test:demo', headers: { authorization: basic(secret) }, sourceIp });
@@ -118,6 +125,56 @@ describe('writes: applied once, or said to be unknown', () => {
     proxy.set(undefined);
     expect((await call('GET', `/demo/resource/${created.body.id}`, { token })).status).toBe(404);
     expect(await holdersOf(key)).toEqual([]);
+  });
+
+  it('a create with an Idempotency-Key applied but never answered: 503; its retry answers that resource, and no second is made', async () => {
+    const mark = uniqueKey('mark');
+    const headers = { 'idempotency-key': randomUUID() };
+    proxy.set({ kind: 'reset-after', operations: ['TransactWriteItems'] });
+    expectNoAnswer(await send('POST', '/demo/resource', { json: markedDraft(mark), headers }), true);
+    proxy.set(undefined);
+    const [made] = await markedIds(mark);
+    expect(made).toBeDefined();
+
+    const retried = await send('POST', '/demo/resource', { json: markedDraft(mark), headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(retried.body).toMatchObject({ id: made, version: 1 });
+    expect(await markedIds(mark)).toEqual([made]);
+    // The retry's answer is kept now: a third send replays it.
+    expect((await send('POST', '/demo/resource', { json: markedDraft(mark), headers })).body.id).toBe(made);
+  });
+
+  it('after such a 503, another body under the same key is not answered with the resource made of the first', async () => {
+    const [first, second] = [uniqueKey('mark'), uniqueKey('mark')];
+    const headers = { 'idempotency-key': randomUUID() };
+    proxy.set({ kind: 'reset-after', operations: ['TransactWriteItems'] });
+    expectNoAnswer(await send('POST', '/demo/resource', { json: markedDraft(first), headers }), true);
+    proxy.set(undefined);
+    const other = await send('POST', '/demo/resource', { json: markedDraft(second), headers });
+    expect(other.status).toBe(201);
+    expect(other.body.objectTypeProperty.arrayOfStringExample).toEqual([second]);
+    expect(await markedIds(second)).toEqual([other.body.id]);
+  });
+
+  it('the same for a keyed create: its retry answers the resource made (201, version 1), not an overwrite', async () => {
+    const key = uniqueKey('lost-keyed-create');
+    const headers = { 'idempotency-key': randomUUID() };
+    proxy.set({ kind: 'reset-after', operations: ['TransactWriteItems'] });
+    expectNoAnswer(await send('POST', '/demo/resource', { json: { key, ...draftExample }, headers }), true);
+    proxy.set(undefined);
+    const retried = await send('POST', '/demo/resource', { json: { key, ...draftExample }, headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(201);
+    expect(retried.body).toMatchObject({ key, version: 1 });
+    expect(await holdersOf(key)).toEqual([retried.body.id]);
+  });
+
+  it('without the key such a create is unknown to the service: a resend makes a second resource', async () => {
+    const mark = uniqueKey('mark');
+    proxy.set({ kind: 'reset-after', operations: ['TransactWriteItems'] });
+    expectNoAnswer(await send('POST', '/demo/resource', { json: markedDraft(mark) }), true);
+    proxy.set(undefined);
+    expect((await send('POST', '/demo/resource', { json: markedDraft(mark) })).status).toBe(201);
+    expect(await markedIds(mark)).toHaveLength(2);
   });
 
   it('an update whose every answer is reset before it reaches DynamoDB: 503, and the resource is as it was', async () => {

@@ -33,7 +33,7 @@ const NUM_RUNS = 40;
  * `FUZZ_SEED=random npm run test:integration` (or any number); a failure prints its seed.
  */
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20_261_121);
-const SCOPES = ['manage_test', 'view_test', 'manage_products'].flatMap((scope) => [`${scope}:${PROJECT}`, `${scope}:${IMAGES_PROJECT}`]);
+const SCOPES = ['manage_test', 'view_test', 'manage_products', 'manage_subscriptions'].flatMap((scope) => [`${scope}:${PROJECT}`, `${scope}:${IMAGES_PROJECT}`]);
 const token = forgeToken(validClaims({ scope: SCOPES.join(' '), exp: Math.floor(Date.now() / 1000) + 3600 }));
 const BEARER = `Bearer ${token}`;
 

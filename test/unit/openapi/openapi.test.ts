@@ -148,14 +148,14 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('documents the Idempotency-Key header, 409 and 422 exactly on the routes that take it: every write under /{projectKey}/resource', () => {
+  it('documents the Idempotency-Key header, 409 and 422 exactly on the routes that take it: every write under /{projectKey}/resource and /{projectKey}/subscriptions', () => {
     for (const { route, endpoint } of routeTableOf(endpoints)) {
       const takesKey = endpoint.idempotencyKey === true;
       const operationOf = operation(route);
       const where = `${route.method} ${route.path}`;
       expect(operationOf.parameters.some((parameter: { $ref?: string }) => parameter.$ref === '#/components/parameters/Idempotency-Key'), where).toBe(takesKey);
       expect(operationOf.responses['422'] !== undefined, where).toBe(takesKey);
-      const writesResources = route.path.startsWith('/{projectKey}/resource') && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method);
+      const writesResources = /^\/\{projectKey\}\/(resource|subscriptions)/.test(route.path) && ['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method);
       // Extension actions (POST namespace-action) call the project's own function: its effects are the extension's.
       if (!route.path.endsWith('/namespace-action')) expect(takesKey, where).toBe(writesResources);
     }
