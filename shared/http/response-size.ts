@@ -71,7 +71,7 @@ function acceptsGzip(acceptEncoding: string | undefined): boolean {
   });
 }
 
-/** The body's bytes once escaped into the result's JSON, counted without making that copy: a rendered body holds no control characters, and only `"` and `\\` grow. */
+/** The body's bytes once escaped into the result's JSON, without making that copy: a rendered body holds no control characters; quotes and backslashes double. */
 function escapedSize(body: string): number {
   let escapes = 2;
   for (let index = 0; index < body.length; index++) {

@@ -67,9 +67,8 @@ export async function collectPage<T>(
     if (!bytes || dropped === document) continue;
     const size = Buffer.byteLength(JSON.stringify(document));
     sizes.set(document, size);
-    windowBytes += size;
-    if (dropped !== undefined) windowBytes -= sizes.get(dropped)!;
-    sizes.delete(dropped!);
+    windowBytes += size - (dropped === undefined ? 0 : sizes.get(dropped)!);
+    if (dropped !== undefined) sizes.delete(dropped);
     if (windowBytes > bytes.max) throw tooLarge(bytes, fittingResults(window, sizes, bytes.max, page.offset));
   }
 
