@@ -68,7 +68,14 @@ export interface Invoked {
  * One fresh process: import the bundle, then invoke it with each event in turn. Asynchronous: the
  * S3 emulator runs in this process and must keep answering.
  */
-export async function runInFreshProcess(node: string, built: BuiltFunction, name: string, events: unknown[], outDir: string): Promise<{ initMs: number; calls: Invoked[] }> {
+export async function runInFreshProcess(
+  node: string,
+  built: BuiltFunction,
+  name: string,
+  events: unknown[],
+  outDir: string,
+  nodeFlags: string[] = [],
+): Promise<{ initMs: number; calls: Invoked[]; memory: { peakRssMb: number; heapMb: number } }> {
   const files = events.map((event, index) => {
     const file = join(outDir, `${name}.event-${index}.json`);
     writeFileSync(file, JSON.stringify(event));
@@ -77,11 +84,11 @@ export async function runInFreshProcess(node: string, built: BuiltFunction, name
   const resultFile = join(outDir, `${name}.result.json`);
   // BENCH_CPU_PROF=<folder> writes a CPU profile of every process there (where does a cold start go?).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, '--cpu-prof-interval=100'] : [];
-  const { stdout } = await promisify(execFile)(node, [...profile, new URL('./cold-start-child.mjs', import.meta.url).pathname, built.outfile, resultFile, ...files], {
+  const { stdout } = await promisify(execFile)(node, [...nodeFlags, ...profile, new URL('./cold-start-child.mjs', import.meta.url).pathname, built.outfile, resultFile, ...files], {
     env: lambdaEnvironment(name),
   });
   if (process.env.BENCH_VERBOSE) console.log(stdout); // what the function logged
-  return JSON.parse(readFileSync(resultFile, 'utf8')) as { initMs: number; calls: Invoked[] };
+  return JSON.parse(readFileSync(resultFile, 'utf8')) as Awaited<ReturnType<typeof runInFreshProcess>>;
 }
 
 /** What the stack sets for every function (infra/stack.ts), pointed at the local engines, plus Lambda's own variables. */

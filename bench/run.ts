@@ -7,6 +7,7 @@ import { measureBundles } from './bundles';
 import { costPerMillion } from './cost';
 import { api, type InvocationContext } from './function-invocations';
 import { localOverhead } from './local-overhead';
+import { MEMORY_PROJECT, memory } from './memory';
 import { QUERY_AT_SCALE_SIZES, queryAtScale, scaleProjectOf } from './query-at-scale';
 import { printQueryAtScale } from './query-at-scale-table';
 import { throughput } from './throughput';
@@ -21,7 +22,7 @@ import { writePerformanceDoc } from './write-performance-doc';
  * DynamoDB Local: they compare designs and catch regressions, they do not predict AWS latencies.
  */
 const GOALS = { bundleKb: 250, coldStartMs: 60, overheadRatio: 1.3, usdPerMillion: 1.95 };
-const PARTS = ['bundles', 'localOverhead', 'throughput', 'cost', 'queryAtScale'] as const;
+const PARTS = ['bundles', 'localOverhead', 'throughput', 'cost', 'queryAtScale', 'memory'] as const;
 type Part = (typeof PARTS)[number];
 
 
@@ -40,7 +41,7 @@ const stack = await startLocalStack({
   port: Number(process.env.BENCH_PORT ?? 18_181),
   host: '127.0.0.1',
   dataDir,
-  devClient: { ...client, projectKeys: [project, ...QUERY_AT_SCALE_SIZES.map(scaleProjectOf)] },
+  devClient: { ...client, projectKeys: [project, MEMORY_PROJECT, ...QUERY_AT_SCALE_SIZES.map(scaleProjectOf)] },
   onProgress: (step) => console.log(`… ${step}`),
 });
 
@@ -73,6 +74,10 @@ try {
   if (parts.has('cost')) {
     console.log('… cost model inputs');
     measured.cost = await costPerMillion(stack, token, project, client);
+  }
+  if (parts.has('memory')) {
+    console.log('… memory: seeding 500 resources of ≈ 250 KB and asking for them at once under a 256 MB function\'s heap');
+    measured.memory = await memory({ stack, token, project: MEMORY_PROJECT, client, resource: { id: '', key: '' } });
   }
   if (parts.has('queryAtScale')) {
     console.log('… queries at scale: seeding projects of each size and measuring the shapes against a GET by key');

@@ -87,6 +87,18 @@ write units, answer bytes) at the list prices in \`bench/cost.ts\`. Assumptions:
 ${table(['item', 'USD per million calls'], '---|---:', [...Object.entries(items), ['**total**', `**${total}**`], ['goal', `≤ ${goal} (${met(total! <= goal)})`]])}${options('API Gateway access log', c.accessLogOptions)}${options('X-Ray tracing', c.tracingOptions)}${c.imagesNote ? `\n\nImages: ${c.imagesNote}.` : ''}`;
 }
 
+function memory(report: Json): string {
+  const m = report.memory;
+  const rows = m.rows.map((r: Json) => [r.request, r.acceptEncoding, r.status, r.peakRssMb ?? '', r.heapMb ?? '', r.ms ?? '', r.message ?? '']);
+  return `## Pages of large resources
+
+${m.resources} resources of ≈ ${m.resourceKb} KB (random text, near DynamoDB's 400 KB item limit) asked for at once: the
+query and search functions' bundles in fresh Node.js 22 processes with a 256 MB function's heap
+(\`${m.flags}\`), against DynamoDB Local. Peak RSS of the process and the heap V8 grew to, in MB.
+
+${table(['request', 'Accept-Encoding', 'status', 'peak RSS MB', 'heap MB', 'ms', 'told'], '---|---|---|---:|---:|---:|---', rows)}`;
+}
+
 function queryAtScale(key: string, q: Json, chart: boolean): string {
   const sizes = Object.keys(q.resources);
   const mock = q.labdMock;
@@ -152,6 +164,7 @@ export function performanceDoc(report: Json): { markdown: string; chart?: string
     report.localOverhead && localOverhead(report),
     report.throughput && throughput(report),
     report.cost && cost(report),
+    report.memory && memory(report),
     ...Object.keys(report)
       .filter((key) => key.startsWith('queryAtScale') && report[key]?.resources)
       .map((key) => queryAtScale(key, report[key], key === 'queryAtScale')),

@@ -33,6 +33,7 @@ export class EndpointFunction extends NodejsFunction {
       depsLockFilePath: join(projectRoot, 'package-lock.json'),
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
+      // The worst page (500 resources near DynamoDB's item limit) peaks at 150 MB (bench `memory`): 256 MB holds it.
       memorySize: props.memorySize ?? 256,
       timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       loggingFormat: LoggingFormat.JSON,

@@ -1,4 +1,5 @@
 import type { ApiResult } from './api-types';
+import type { PageBytes } from '../domain/query';
 import { invalidInput } from './errors';
 
 /**
@@ -18,21 +19,37 @@ const ENVELOPE_BYTES = 16 * 1024;
  */
 const SURELY_FITS_CHARACTERS = Math.floor((LAMBDA_RESPONSE_LIMIT_BYTES - ENVELOPE_BYTES) / 3);
 
+/**
+ * How many bytes of resources (as JSON) a page may hold while it is read (page-window.ts). Without
+ * gzip the answer's room: more cannot be sent. With gzip, what a 256 MB function holds safely —
+ * the page read, then rendered once, then compressed (docs/performance.md, "Pages of large
+ * resources"); how much a page compresses is only known once it is, so above this it is refused
+ * even where it would compress into the room, and below it fitForLambda still decides.
+ */
+export function pageBytes(acceptEncoding: string | undefined): PageBytes {
+  return acceptsGzip(acceptEncoding)
+    ? { max: GZIP_PAGE_BYTES, reason: 'more than a function holds to compress into a response' }
+    : { max: LAMBDA_RESPONSE_LIMIT_BYTES - ENVELOPE_BYTES, reason: 'more than a response can carry', orElse: 'send Accept-Encoding: gzip' };
+}
+
+const GZIP_PAGE_BYTES = 16 * 1024 * 1024;
+
 /** The result as Lambda can return it: as it is, gzip-compressed, or a 400 InvalidInput saying what to ask instead. */
 export function fitForLambda(result: ApiResult, acceptEncoding: string | undefined): ApiResult {
   const body = result.body ?? '';
   if (body.length <= SURELY_FITS_CHARACTERS || result.isBase64Encoded) return result;
   const room = LAMBDA_RESPONSE_LIMIT_BYTES - ENVELOPE_BYTES;
-  const size = Buffer.byteLength(JSON.stringify(body));
+  const size = escapedSize(body);
   if (size <= room) return result;
   if (acceptsGzip(acceptEncoding)) {
     // Loaded here, not imported: zlib costs every function ≈ 1.5 ms of cold start, and few answers need it.
-    const compressed = process.getBuiltinModule('node:zlib').gzipSync(body, { level: 1 }).toString('base64');
-    if (compressed.length <= room) {
+    const compressed = process.getBuiltinModule('node:zlib').gzipSync(body, { level: 1 });
+    // Measured as base64 before it is made: a page that does not fit is never held a fourth time.
+    if (Math.ceil(compressed.length / 3) * 4 <= room) {
       return {
         ...result,
         headers: { ...result.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
-        body: compressed,
+        body: compressed.toString('base64'),
         isBase64Encoded: true,
       };
     }
@@ -52,6 +69,16 @@ function acceptsGzip(acceptEncoding: string | undefined): boolean {
     const q = parameters.map((parameter) => /^\s*q\s*=\s*([\d.]+)\s*$/.exec(parameter)?.[1]).find(Boolean);
     return q === undefined || Number(q) > 0;
   });
+}
+
+/** The body's bytes once escaped into the result's JSON, without making that copy: a rendered body holds no control characters; quotes and backslashes double. */
+function escapedSize(body: string): number {
+  let escapes = 2;
+  for (let index = 0; index < body.length; index++) {
+    const code = body.charCodeAt(index);
+    if (code === 34 || code === 92) escapes++;
+  }
+  return Buffer.byteLength(body) + escapes;
 }
 
 const megabytes = (bytes: number) => (bytes / (1024 * 1024)).toFixed(1);

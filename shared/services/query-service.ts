@@ -1,4 +1,4 @@
-import { anyMatch, checkSort, collectPage, planQuery, QueryBudget, type Page, type PageRequest } from '../domain/query';
+import { anyMatch, checkSort, collectPage, planQuery, QueryBudget, type Page, type PageBytes, type PageRequest } from '../domain/query';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { Resource } from '../domain/resource';
 import type { ResourceQueryStore } from '../store/resource-store';
@@ -17,13 +17,13 @@ export class ResourceQueryService {
     private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
   ) {}
 
-  /** Rows 1 and 12. */
-  async query(projectKey: string, query: QueryParameters): Promise<Page<Resource>> {
+  /** Rows 1 and 12; `bytes` bounds the page while it is read. */
+  async query(projectKey: string, query: QueryParameters, bytes?: PageBytes): Promise<Page<Resource>> {
     const page = pageRequestOf(query);
     const plan = planQuery({ where: query.all('where'), sort: query.all('sort'), variables: variablesOf(query), withTotal: page.withTotal }, this.store);
     const collecting = plan.totalFromCounter ? { ...page, withTotal: false } : page;
     const [answer, total] = await Promise.all([
-      collectPage(this.store.read(projectKey, plan.read, firstReadSize(plan.streamOrder, collecting)), plan, collecting, { budget: this.budget }),
+      collectPage(this.store.read(projectKey, plan.read, firstReadSize(plan.streamOrder, collecting)), plan, collecting, { budget: this.budget, bytes }),
       plan.totalFromCounter ? this.store.countResources(projectKey) : undefined,
     ]);
     return total === undefined ? answer : { ...answer, total };

@@ -1,4 +1,4 @@
-import { collectPage, compileSort, planRead, QueryBudget, resourceFields, type Page } from '../domain/query';
+import { collectPage, compileSort, planRead, QueryBudget, resourceFields, type Page, type PageBytes } from '../domain/query';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { Resource } from '../domain/resource';
 import { resourceJsonSchema } from '../domain/resource-fields';
@@ -23,8 +23,8 @@ export class ResourceSearchService {
     this.budget = budget.advising(QueryBudget.SEARCH_ADVICE);
   }
 
-  /** Full-text, filters and facets. Facets count over every resource of the facet base. */
-  async search(projectKey: string, query: QueryParameters): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
+  /** Full-text, filters and facets. Facets count over every resource of the facet base. `bytes` bounds the page while it is read. */
+  async search(projectKey: string, query: QueryParameters, bytes?: PageBytes): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
     const search = compileSearch(query.entries, resourceJsonSchema());
     const sort = query.all('sort');
     const facets = search.facets;
@@ -36,7 +36,7 @@ export class ResourceSearchService {
       this.store.read(projectKey, read, readsEveryMatch ? undefined : firstReadSize(streamOrder, page)),
       { matches: search.matchesResults, compare: compileSort([...sort], resourceFields()), ...(streamOrder ? { streamOrder } : {}) },
       page,
-      { budget: this.budget, ...(facets ? { observe: (resource: Resource) => search.matchesFacetBase(resource) && facets.add(resource) } : {}) },
+      { budget: this.budget, bytes, ...(facets ? { observe: (resource: Resource) => search.matchesFacetBase(resource) && facets.add(resource) } : {}) },
     );
     return { ...answer, facets: facets?.result() ?? {} };
   }

@@ -17,8 +17,12 @@ const keySizedBound = (fromId = '') => [...fromId].slice(0, 200).join('');
 /** Past this many items a read is limited by DynamoDB's 1 MB per Query anyway; also the size of a read not told otherwise. */
 const MAX_READ_SIZE = 2_000;
 
-/** BatchGetItem reads at most 100 keys per request. */
-const BATCH_GET_LIMIT = 100;
+/**
+ * Keys per BatchGetItem (DynamoDB takes 100): an answer is then at most 10 MB of resources at 400 KB
+ * each, held as bytes, text and objects at once — room a 256 MB function has (bench `memory`); many
+ * small resources take a few more requests.
+ */
+const BATCH_GET_LIMIT = 25;
 
 /**
  * Keys a BatchGetItem leaves unprocessed (a throttled partition answers with some) are asked for
@@ -53,8 +57,8 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
   }
 
   async *read(projectKey: string, read: StoreRead, firstReadSize = MAX_READ_SIZE): AsyncIterable<Resource> {
-    if ('ids' in read) yield* await this.getMany(projectKey, read.ids);
-    else if ('keys' in read) yield* await this.getManyByKey(projectKey, read.keys);
+    if ('ids' in read) yield* this.getMany(projectKey, read.ids);
+    else if ('keys' in read) yield* this.getManyByKey(projectKey, read.keys);
     else if (read.range.on === 'id') yield* this.idRange(projectKey, read.range, firstReadSize);
     else yield* this.lastModifiedRange(projectKey, read.range, firstReadSize);
   }
@@ -113,14 +117,19 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     for await (const items of this.pages(query, firstReadSize)) {
       // Other items of the project may carry a lastModifiedAt too (row 9's document): resources only.
       const entries = items.filter((entry) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX));
-      const current = new Map((await this.batchGet(entries.map(({ pk, sk }) => ({ pk, sk })), projection)).map((item) => [item.id as string, item]));
-      for (const entry of entries) {
-        const id = (entry.sk as string).slice(RESOURCE_PREFIX.length);
-        const item = current.get(id);
-        // A resource updated between two index pages can have an entry on each: the first one counts.
-        if (!item || item.lastModifiedAt !== entry[LAST_MODIFIED_INDEX_SORT_KEY] || yielded.has(id)) continue;
-        yielded.add(id);
-        yield toResource(item);
+      // A hundred entries at a time (one BatchGetItem), so that the page's budget stops the reading (page-window.ts).
+      for (let start = 0; start < entries.length; start += BATCH_GET_LIMIT) {
+        const chunk = entries.slice(start, start + BATCH_GET_LIMIT);
+        const current = new Map<string, Item>();
+        for await (const items of this.batchGet(chunk.map(({ pk, sk }) => ({ pk, sk })), projection)) for (const item of items) current.set(item.id as string, item);
+        for (const entry of chunk) {
+          const id = (entry.sk as string).slice(RESOURCE_PREFIX.length);
+          const item = current.get(id);
+          // A resource updated between two index pages can have an entry on each: the first one counts.
+          if (!item || item.lastModifiedAt !== entry[LAST_MODIFIED_INDEX_SORT_KEY] || yielded.has(id)) continue;
+          yielded.add(id);
+          yield toResource(item);
+        }
       }
     }
   }
@@ -133,27 +142,32 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
       const page = await this.db.send(new QueryCommand({ ...query, ExclusiveStartKey, Limit })).catch(translateEngineError);
       yield page.Items ?? [];
       ExclusiveStartKey = page.LastEvaluatedKey;
-      Limit = Math.min(Limit * 2, MAX_READ_SIZE);
+      // Twice what came back: of large items DynamoDB's 1 MB cut the page short, and asking for more
+      // than it returns makes DynamoDB Local read them all (a page of 250 KB items: 4, not 2,000).
+      Limit = Math.min(Math.max(page.Items?.length ?? 0, 1) * 2, MAX_READ_SIZE);
     } while (ExclusiveStartKey);
   }
 
-  private async getMany(projectKey: string, ids: readonly string[]): Promise<Resource[]> {
-    const items = await this.batchGet(unique(ids).map((id) => resourceKey(projectKey, id)), projection);
-    return items.map(toResource);
+  private async *getMany(projectKey: string, ids: readonly string[]): AsyncIterable<Resource> {
+    for await (const items of this.batchGet(unique(ids).map((id) => resourceKey(projectKey, id)), projection)) yield* items.map(toResource);
   }
 
-  private async getManyByKey(projectKey: string, keys: readonly string[]): Promise<Resource[]> {
+  private async *getManyByKey(projectKey: string, keys: readonly string[]): AsyncIterable<Resource> {
     const wanted = unique(keys);
-    const sentinels = await this.batchGet(wanted.map((key) => keySentinelKey(projectKey, key)));
-    const resources = await this.getMany(projectKey, sentinels.map((sentinel) => sentinel.resourceId as string));
+    const sentinels: Item[] = [];
+    for await (const items of this.batchGet(wanted.map((key) => keySentinelKey(projectKey, key)))) sentinels.push(...items);
     // A key may have moved between the two reads: only resources that hold a wanted key answer.
     const keySet = new Set(wanted);
-    return resources.filter((resource) => resource.key !== undefined && keySet.has(resource.key));
+    for await (const resource of this.getMany(projectKey, sentinels.map((sentinel) => sentinel.resourceId as string))) {
+      if (resource.key !== undefined && keySet.has(resource.key)) yield resource;
+    }
   }
 
-  /** Strongly consistent BatchGetItem of any number of keys, retrying what DynamoDB leaves unprocessed. */
-  private async batchGet(keys: Key[], options: Partial<typeof projection> = {}): Promise<Item[]> {
-    const items: Item[] = [];
+  /**
+   * Strongly consistent BatchGetItem of any number of keys, retrying what DynamoDB leaves
+   * unprocessed; the items of each answer as it comes (up to 16 MB of large resources), none held after.
+   */
+  private async *batchGet(keys: Key[], options: Partial<typeof projection> = {}): AsyncIterable<Item[]> {
     for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
       let pending: Key[] | undefined = keys.slice(start, start + BATCH_GET_LIMIT);
       for (let attempt = 0; pending?.length; attempt++) {
@@ -162,11 +176,10 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
         const answer: BatchGetCommandOutput = await this.db
           .send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...options } } }))
           .catch(translateEngineError);
-        items.push(...(answer.Responses?.[this.tableName] ?? []));
         pending = answer.UnprocessedKeys?.[this.tableName]?.Keys;
+        yield answer.Responses?.[this.tableName] ?? [];
       }
     }
-    return items;
   }
 }
 

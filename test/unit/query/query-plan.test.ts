@@ -119,6 +119,32 @@ describe('collectPage with a stream order', () => {
   });
 });
 
+describe('collectPage with a byte bound', () => {
+  // Ten documents of 1,000 bytes of JSON each, read lazily: the bound must stop the reading.
+  const documents = Array.from({ length: 10 }, (_, index) => ({ id: String(index), text: 'x'.repeat(1_000 - 20) }));
+  const bytes = { max: 3_500, reason: 'more than a response can carry', orElse: 'send Accept-Encoding: gzip' };
+
+  it('refuses with advice on limit as soon as the window holds more, having read no further', async () => {
+    expect(JSON.stringify(documents[0]).length).toBe(1_000);
+    let read = 0;
+    const counted = (function* () {
+      for (const document of documents) {
+        read++;
+        yield document;
+      }
+    })();
+    await expect(collectPage(counted, plan([]), { limit: 10, offset: 0, withTotal: false }, { bytes })).rejects.toThrow(
+      'This page would take more than 0.0 MB, more than a response can carry: ask for fewer results (limit=3 or less), or send Accept-Encoding: gzip.',
+    );
+    expect(read).toBe(4);
+  });
+
+  it('counts what the window holds: documents sorted out of it free their bytes', async () => {
+    const page = await collectPage(documents, plan([], ['id desc']), { limit: 3, offset: 0, withTotal: true }, { bytes });
+    expect(page.results.map((document) => document.id)).toEqual(['9', '8', '7']);
+  });
+});
+
 describe('QueryBudget', () => {
   it('throws QueryTimedOutError past its items, with a message that says what to do', async () => {
     const documents = Array.from({ length: 11 }, (_, index) => ({ id: String(index) }));
