@@ -38,6 +38,16 @@ const json = (context: InvocationContext, value: unknown) => ({
 const none = Buffer.alloc(0);
 const draft = (key?: string) => ({ ...(key ? { key } : {}), objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['cold', 'start'] } });
 
+/**
+ * A subscription draft, once the bench project has none left: every measured change would
+ * otherwise be sent to them (a closed loopback port: parked, then dropped with the subscription).
+ */
+async function subscriptionDraft(context: InvocationContext) {
+  const { results } = (await api(context, 'GET', `/${context.project}/subscriptions?limit=500`)) as { results: { id: string; version: number }[] };
+  for (const { id, version } of results) await api(context, 'DELETE', `/${context.project}/subscriptions/${id}?version=${version}`);
+  return { destination: { type: 'HTTP', url: 'http://127.0.0.1:9/bench' }, changes: [{ resourceTypeId: 'resource' }] };
+}
+
 /** Calls the running stack over HTTP (state for a request, not the request measured). */
 export async function api(context: InvocationContext, method: string, path: string, body?: unknown) {
   const response = await fetch(`${context.stack.url}${path}`, {
@@ -97,6 +107,21 @@ export const invocations: Record<string, Invocation> = {
       const { version } = await api(context, 'GET', `/${context.project}/resource/${context.resource.id}`);
       const update = { version, actions: [{ action: 'changeSomeProperty', someProperty: `cold start ${Date.now()}` }] };
       return { method: 'POST', url: `/${context.project}/resource/${context.resource.id}`, ...json(context, update) };
+    },
+    expect: 200,
+  },
+  'create-subscription': {
+    request: async (context) => ({ method: 'POST', url: `/${context.project}/subscriptions`, ...json(context, await subscriptionDraft(context)) }),
+    expect: 201,
+  },
+  'get-subscriptions': {
+    request: (context) => ({ method: 'GET', url: `/${context.project}/subscriptions`, headers: bearer(context), body: none }),
+    expect: 200,
+  },
+  'delete-subscription': {
+    request: async (context) => {
+      const { id } = await api(context, 'POST', `/${context.project}/subscriptions`, await subscriptionDraft(context));
+      return { method: 'DELETE', url: `/${context.project}/subscriptions/${String(id)}?version=1`, headers: bearer(context), body: none };
     },
     expect: 200,
   },
