@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { functions as declaredFunctions } from '../functions/endpoints';
-import { invocations, type InvocationContext } from './function-invocations';
+import { changeBatch, invocations, type InvocationContext } from './function-invocations';
 import { buildFunction, carries, recordEvent, runInFreshProcess, type BuiltFunction } from './lambda-process';
 import { node22 } from './node22';
 
@@ -42,7 +42,7 @@ export async function measureBundles(context: InvocationContext) {
     const names = functionNames().filter((candidate) => !only || only.includes(candidate));
     const built = new Map<string, BuiltFunction>();
     for (const name of names) {
-      if (!invocations[name]) throw new Error(`bench/function-invocations.ts has no realistic request for the function ${name}`);
+      if (!invocations[name] && name !== 'deliver-changes') throw new Error(`bench/function-invocations.ts has no realistic request for the function ${name}`);
       built.set(name, await buildFunction(name, outDir));
     }
 
@@ -54,12 +54,12 @@ export async function measureBundles(context: InvocationContext) {
     for (let run = 0; run < COLD_START_RUNS; run++) {
       emptyRuns.push(await runInFreshProcess(node, empty, 'empty', [{}], outDir));
       for (const name of names) {
-        const invocation = invocations[name]!;
-        const event = await recordEvent(name, await invocation.request(context));
+        const invocation = invocations[name];
+        const event = invocation ? await recordEvent(name, await invocation.request(context)) : changeBatch(context);
         const { initMs, calls } = await runInFreshProcess(node, built.get(name)!, name, [event], outDir);
         const [call] = calls as [(typeof calls)[number]];
-        const ok = name === 'authorizer' ? call.authenticated === 'true' : call.statusCode === invocation.expect;
-        if (!ok) throw new Error(`${name} answered ${call.statusCode ?? call.authenticated} (expected ${invocation.expect}): ${call.body}`);
+        const ok = !invocation ? call.statusCode === undefined : name === 'authorizer' ? call.authenticated === 'true' : call.statusCode === invocation.expect;
+        if (!ok) throw new Error(`${name} answered ${call.statusCode ?? call.authenticated} (expected ${invocation?.expect}): ${call.body}`);
         runs.get(name)!.push({ initMs, firstCallMs: call.ms });
       }
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import type { GatewayRequest } from '../local/gateway';
 import type { LocalStack } from '../local/stack';
 
@@ -22,6 +23,13 @@ export interface Invocation {
   request: (context: InvocationContext) => Promise<GatewayRequest> | GatewayRequest;
   expect: number;
 }
+
+/** The stream's consumer is no endpoint: its first event is a batch of one change of a bench resource. */
+export const changeBatch = (context: InvocationContext) => {
+  const at = new Date().toISOString();
+  const item = { pk: `PROJECT#${context.project}`, sk: `RESOURCE#${context.resource.id}`, id: context.resource.id, version: 1, createdAt: at, lastModifiedAt: at };
+  return { Records: [{ eventName: 'INSERT', dynamodb: { SequenceNumber: String(Date.now()), ApproximateCreationDateTime: Date.now() / 1000, NewImage: marshall(item) } }] };
+};
 
 /** A 1×1 GIF: the smallest image the checks accept. */
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
