@@ -46,14 +46,17 @@ const json = (context: InvocationContext, value: unknown) => ({
 const none = Buffer.alloc(0);
 const draft = (key?: string) => ({ ...(key ? { key } : {}), objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['cold', 'start'] } });
 
+/** A measured function runs outside local mode, where a webhook must be public https: a queue instead (never sent to). */
+const BENCH_QUEUE = { type: 'SQS', queueUrl: 'https://sqs.us-east-1.amazonaws.com/123456789012/bench' };
+
 /**
  * A subscription draft, once the bench project has none left: every measured change would
  * otherwise be sent to them (a closed loopback port: parked, then dropped with the subscription).
  */
-async function subscriptionDraft(context: InvocationContext) {
+async function subscriptionDraft(context: InvocationContext, destination: unknown = { type: 'HTTP', url: 'http://127.0.0.1:9/bench' }) {
   const { results } = (await api(context, 'GET', `/${context.project}/subscriptions?limit=500`)) as { results: { id: string; version: number }[] };
   for (const { id, version } of results) await api(context, 'DELETE', `/${context.project}/subscriptions/${id}?version=${version}`);
-  return { destination: { type: 'HTTP', url: 'http://127.0.0.1:9/bench' }, changes: [{ resourceTypeId: 'resource' }] };
+  return { destination, changes: [{ resourceTypeId: 'resource' }] };
 }
 
 /** Calls the running stack over HTTP (state for a request, not the request measured). */
@@ -119,7 +122,7 @@ export const invocations: Record<string, Invocation> = {
     expect: 200,
   },
   'create-subscription': {
-    request: async (context) => ({ method: 'POST', url: `/${context.project}/subscriptions`, ...json(context, await subscriptionDraft(context)) }),
+    request: async (context) => ({ method: 'POST', url: `/${context.project}/subscriptions`, ...json(context, await subscriptionDraft(context, BENCH_QUEUE)) }),
     expect: 201,
   },
   'get-subscriptions': {
