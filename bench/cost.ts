@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,12 +58,6 @@ export const ASSUMPTIONS = {
     // A sampling rule that keeps the goal: no reservoir, 0.2 % of requests.
     { mode: 'sampled', reservoirPerSecond: 0, fixedRate: 0.002 },
   ] as TracingOption[],
-  /**
-   * Write units of the default deployment's lastModifiedAt index (KEYS_ONLY) per update: its entry
-   * moves, one delete and one put (docs/design.md). Used when the local table has no index to
-   * measure (DynamoDB Local reports index units beside the table's when it has one).
-   */
-  indexWriteUnitsPerWrite: 2,
 };
 
 interface Operation {
@@ -216,10 +211,11 @@ async function measureOperation(
   warmCalls: () => Promise<{ ms: number; logBytes: number; logLines: number }>,
 ): Promise<Operation> {
   const units = { read: 0, write: 0, index: 0 };
-  let counting = false; // only the measured request, not the calls that prepare it
+  // Only the measured request's calls: not those that prepare it, nor the change stream's consumer running beside it.
+  const counting = new AsyncLocalStorage<true>();
   dynamoDb().middlewareStack.add(
     (next, middlewareContext) => async (args) => {
-      if (!counting) return next(args);
+      if (!counting.getStore()) return next(args);
       (args.input as { ReturnConsumedCapacity?: string }).ReturnConsumedCapacity = 'INDEXES';
       const result = await next(args);
       const output = result.output as { ConsumedCapacity?: Capacity | Capacity[] };
@@ -244,8 +240,7 @@ async function measureOperation(
     await gateway.answer(await request()); // the authorizer's verdict is cached from here on (its read is the authorizer's item)
     for (let run = 0; run < RUNS; run++) {
       const prepared = await request();
-      counting = true;
-      const answer = await gateway.answer(prepared).finally(() => (counting = false));
+      const answer = await counting.run(true, () => gateway.answer(prepared));
       if ((answer.statusCode ?? 200) >= 400) throw new Error(`cost model request: ${answer.statusCode} ${answer.body}`);
       responseBytes += httpResponseBytes(answer);
     }
@@ -259,7 +254,7 @@ async function measureOperation(
     logLines: lambda.logLines,
     readUnits: units.read / RUNS,
     writeUnits: units.write / RUNS,
-    indexWriteUnits: units.index / RUNS || ASSUMPTIONS.indexWriteUnitsPerWrite * (units.write > 0 ? 1 : 0),
+    indexWriteUnits: units.index / RUNS,
     responseBytes: Math.round(responseBytes / RUNS),
   };
 }
