@@ -161,16 +161,27 @@ describe('with the lastModifiedAt index (GET and HEAD /{projectKey}/resource, GE
     expect(empty.answer.statusCode).toBe(404);
   });
 
-  it('a lastModifiedAt range alone, its page in id order: the range read from the index, not the project', async () => {
-    const byModification = [...(await all(LARGE))].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt));
-    const [from, to] = [uniqueInstantNear(byModification, 200, 1), uniqueInstantNear(byModification, 330, -1)];
+  it('a lastModifiedAt range alone, its page in id order: the range\'s index entries, then about a page of its resources', async () => {
+    const rest = (await evaluator.query(LARGE, parametersOf('limit=500&offset=500&withTotal=false'))).results;
+    const byModification = [...(await all(LARGE)), ...rest].sort((a, b) => a.lastModifiedAt.localeCompare(b.lastModifiedAt));
+    const [from, to] = [uniqueInstantNear(byModification, 340, 1), uniqueInstantNear(byModification, 470, -1)];
     const inRange = `lastModifiedAt > "${from}" and lastModifiedAt < "${to}"`;
     const { total } = await evaluator.query(LARGE, parametersOf(`${where(inRange)}&limit=1`));
     expect(total).toBeGreaterThan(100);
+    // Updated and never-updated resources alike (every third one was updated in another order).
+    const expected = byModification.filter((resource) => resource.lastModifiedAt > from && resource.lastModifiedAt < to);
+    expect(expected.some((resource) => resource.version > 1) && expected.some((resource) => resource.version === 1)).toBe(true);
     const page = await both(LARGE, `${where(inRange)}&limit=5&offset=3&withTotal=false`);
-    expect(body(page.observed).count).toBe(5);
-    // The range's entries and their resources, a unit each: not the project's 600.
-    expect(page.observed.readUnits).toBeLessThanOrEqual(total! + 12);
+    expect(idsOf(body(page.observed).results)).toEqual(idsOf(expected).sort().slice(3, 8));
+    // One Query of the range's small entries, then one BatchGetItem of offset + limit + 2 resources, a unit each.
+    expect(page.observed.calls).toEqual(['QueryCommand', 'BatchGetItemCommand']);
+    expect(page.observed.readUnits).toBeLessThanOrEqual(3 + 10);
+    const desc = await both(LARGE, `${where(inRange)}&sort=id desc&limit=20&withTotal=false`);
+    expect(idsOf(body(desc.observed).results)).toEqual(idsOf(expected).sort().reverse().slice(0, 20));
+    expect(desc.observed.readUnits).toBeLessThanOrEqual(3 + 22);
+    // Past the first page: the next chunk of ids, twice as large, as the page needs it.
+    const deeper = await both(LARGE, `${where(inRange)}&limit=20&offset=30&withTotal=false`);
+    expect(deeper.observed.readUnits).toBeLessThanOrEqual(3 + 52 + 104);
     const fewer = await both(LARGE, `${where(`${inRange} and objectTypeProperty(arrayOfIntExample contains 3)`)}&limit=5&withTotal=false`);
     expect(body(fewer.observed).count).toBe(5);
   });

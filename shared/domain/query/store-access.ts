@@ -16,7 +16,8 @@ import type { DocumentComparator } from './sort';
  * - a first sort on `id` or `createdAt` is the table's own order, ascending or reversed, so a page
  *   is complete after about one page of reads;
  * - a first sort on `lastModifiedAt`, or `lastModifiedAt` bounds alone, are a range of the
- *   `lastModifiedAt` index, when the deployment has it.
+ *   `lastModifiedAt` index, when the deployment has it; unsorted (or sorted by `id`) and not needing
+ *   every match, that range comes in id order: its entries are read, then its resources by id.
  */
 export interface Narrowing {
   /** Only resources with one of these ids can match. */
@@ -49,6 +50,8 @@ export interface StoreRange {
   from?: string;
   to?: string;
   descending: boolean;
+  /** A `lastModifiedAt` range handed over in id order: its index entries first, then its resources as the stream is consumed. */
+  order?: 'id';
 }
 
 /** What a plan tells about the store read: the read, and the order its stream comes in. */
@@ -121,13 +124,15 @@ export function planRead(narrowing: Narrowing, sort: readonly string[], options:
   const tableBounded = [id.from, id.to, createdAt.from, createdAt.to].some((bound) => bound !== undefined);
   const byLastModified =
     options.lastModifiedIndex &&
-    (firstSort?.field === 'lastModifiedAt' ? lastModifiedBounded || !options.readsEveryMatch : lastModifiedBounded && !tableBounded && !firstSort);
+    (firstSort?.field === 'lastModifiedAt'
+      ? lastModifiedBounded || !options.readsEveryMatch
+      : lastModifiedBounded && !tableBounded && (!firstSort || (firstSort.field === 'id' && !options.readsEveryMatch)));
   if (byLastModified) {
-    const sorted = firstSort?.field === 'lastModifiedAt';
-    return {
-      read: { range: { on: 'lastModifiedAt', ...defined(lastModified), descending: sorted && firstSort.direction < 0 } },
-      ...(sorted ? { streamOrder: byInstant('lastModifiedAt', firstSort.direction) } : {}),
-    };
+    const range = { on: 'lastModifiedAt' as const, ...defined(lastModified), descending: firstSort !== undefined && firstSort.direction < 0 };
+    if (firstSort?.field === 'lastModifiedAt') return { read: { range }, streamOrder: byInstant('lastModifiedAt', firstSort.direction) };
+    // Every match is read anyway: id order would only add the reading of the entries first.
+    if (options.readsEveryMatch) return { read: { range } };
+    return { read: { range: { ...range, order: 'id' } }, streamOrder: byId(firstSort?.direction ?? 1) };
   }
   // Ids are creation-ordered: a createdAt bound is a bound of the ids' time prefix.
   const from = createdAt.from === undefined ? id.from : highest(id.from, idPrefixAt(Math.floor(createdAt.from)));

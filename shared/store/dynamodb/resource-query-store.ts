@@ -1,5 +1,5 @@
 import { BatchGetCommand, type BatchGetCommandOutput, QueryCommand, type QueryCommandInput, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { StoreUnavailableError } from '../../domain/errors';
+import { QueryTimedOutError, StoreUnavailableError } from '../../domain/errors';
 import type { StoreRange, StoreRead } from '../../domain/query/store-access';
 import type { Resource } from '../../domain/resource';
 import type { ResourceQueryStore } from '../resource-store';
@@ -16,6 +16,13 @@ const keySizedBound = (fromId = '') => [...fromId].slice(0, 200).join('');
 
 /** Past this many items a read is limited by DynamoDB's 1 MB per Query anyway; also the size of a read not told otherwise. */
 const MAX_READ_SIZE = 2_000;
+
+/**
+ * The most index entries a range read in id order holds (each about 100 bytes, a read unit per
+ * ~80 of them): every one is read before the first resource, so past this the query times out
+ * like one past its budget of resources, which costs far more per resource.
+ */
+const MAX_ID_ORDERED_ENTRIES = 100_000;
 
 /**
  * Keys per BatchGetItem (DynamoDB takes 100): an answer is then at most 10 MB of resources at 400 KB
@@ -60,6 +67,7 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     if ('ids' in read) yield* this.getMany(projectKey, read.ids);
     else if ('keys' in read) yield* this.getManyByKey(projectKey, read.keys);
     else if (read.range.on === 'id') yield* this.idRange(projectKey, read.range, firstReadSize);
+    else if (read.range.order === 'id') yield* this.lastModifiedRangeById(projectKey, read.range);
     else yield* this.lastModifiedRange(projectKey, read.range, firstReadSize);
   }
 
@@ -102,26 +110,13 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
    * out here (its current entry is elsewhere in the index), so nothing comes back stale or out of order.
    */
   private async *lastModifiedRange(projectKey: string, range: StoreRange, firstReadSize: number): AsyncIterable<Resource> {
-    // Always both bounds: DynamoDB Local reads an unbounded index range slowly from its start.
-    const { from = INSTANTS_START, to = INSTANTS_END } = range;
-    if (from > to) return;
-    const query: QueryCommandInput = {
-      TableName: this.tableName,
-      IndexName: this.lastModifiedIndexName,
-      KeyConditionExpression: 'pk = :pk AND #at BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#at': LAST_MODIFIED_INDEX_SORT_KEY },
-      ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':from': from, ':to': to },
-      ScanIndexForward: !range.descending,
-    };
     const yielded = new Set<string>();
-    for await (const items of this.pages(query, firstReadSize)) {
-      // Other items of the project may carry a lastModifiedAt too (row 9's document): resources only.
-      const entries = items.filter((entry) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX));
-      // A hundred entries at a time (one BatchGetItem), so that the page's budget stops the reading (page-window.ts).
+    for await (const items of this.pages(this.indexQuery(projectKey, range), firstReadSize)) {
+      const entries = resourceEntries(items);
+      // BATCH_GET_LIMIT entries at a time (one BatchGetItem), so that the page's budget stops the reading (page-window.ts).
       for (let start = 0; start < entries.length; start += BATCH_GET_LIMIT) {
         const chunk = entries.slice(start, start + BATCH_GET_LIMIT);
-        const current = new Map<string, Item>();
-        for await (const items of this.batchGet(chunk.map(({ pk, sk }) => ({ pk, sk })), projection)) for (const item of items) current.set(item.id as string, item);
+        const current = await this.itemsById(chunk.map(({ pk, sk }) => ({ pk, sk })));
         for (const entry of chunk) {
           const id = (entry.sk as string).slice(RESOURCE_PREFIX.length);
           const item = current.get(id);
@@ -134,9 +129,66 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     }
   }
 
-  /** The pages of a Query, the first of `firstReadSize` items, then twice as many each; none read ahead of the caller. */
-  private async *pages(query: QueryCommandInput, firstReadSize: number): AsyncIterable<Item[]> {
-    let Limit = Math.min(firstReadSize, MAX_READ_SIZE);
+  /**
+   * The same range in id order (or reversed): all its index entries (keys only, up to 1 MB per
+   * Query), then its resources by id, BATCH_GET_LIMIT at a time as the caller iterates; out-of-date
+   * entries are left out as above.
+   */
+  private async *lastModifiedRangeById(projectKey: string, range: StoreRange): AsyncIterable<Resource> {
+    const entries = new Map<string, Set<unknown>>();
+    let count = 0;
+    for await (const items of this.pages(this.indexQuery(projectKey, range))) {
+      count += items.length;
+      if (count > MAX_ID_ORDERED_ENTRIES) {
+        throw new QueryTimedOutError(`more than ${MAX_ID_ORDERED_ENTRIES} index entries`, 'Narrow the lastModifiedAt range, or sort by lastModifiedAt.');
+      }
+      for (const entry of resourceEntries(items)) {
+        const id = (entry.sk as string).slice(RESOURCE_PREFIX.length);
+        entries.set(id, (entries.get(id) ?? new Set()).add(entry[LAST_MODIFIED_INDEX_SORT_KEY]));
+      }
+    }
+    const ids = [...entries.keys()].sort();
+    if (range.descending) ids.reverse();
+    // BATCH_GET_LIMIT resources at a time, handed over in id order, as for the range above.
+    for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT) {
+      const chunk = ids.slice(start, start + BATCH_GET_LIMIT);
+      const current = await this.itemsById(chunk.map((id) => resourceKey(projectKey, id)));
+      for (const id of chunk) {
+        const item = current.get(id);
+        if (item && entries.get(id)!.has(item.lastModifiedAt)) yield toResource(item);
+      }
+    }
+  }
+
+  /** The resources of these keys (at most BATCH_GET_LIMIT), by id. */
+  private async itemsById(keys: Key[]): Promise<Map<string, Item>> {
+    const current = new Map<string, Item>();
+    for await (const items of this.batchGet(keys, projection)) for (const item of items) current.set(item.id as string, item);
+    return current;
+  }
+
+  /** A Query of the `lastModifiedAt` index over a range (keys and `lastModifiedAt` only); nothing when its bounds cross. */
+  private indexQuery(projectKey: string, range: StoreRange): QueryCommandInput | undefined {
+    // Always both bounds: DynamoDB Local reads an unbounded index range slowly from its start.
+    const { from = INSTANTS_START, to = INSTANTS_END } = range;
+    if (from > to) return undefined;
+    return {
+      TableName: this.tableName,
+      IndexName: this.lastModifiedIndexName,
+      KeyConditionExpression: 'pk = :pk AND #at BETWEEN :from AND :to',
+      ExpressionAttributeNames: { '#at': LAST_MODIFIED_INDEX_SORT_KEY },
+      ExpressionAttributeValues: { ':pk': projectPartition(projectKey), ':from': from, ':to': to },
+      ScanIndexForward: !range.descending,
+    };
+  }
+
+  /**
+   * The pages of a Query, the first of `firstReadSize` items, then twice as many each; none read
+   * ahead of the caller. Without a size, each page is what one Query reads (up to 1 MB).
+   */
+  private async *pages(query: QueryCommandInput | undefined, firstReadSize?: number): AsyncIterable<Item[]> {
+    if (!query) return;
+    let Limit = firstReadSize === undefined ? undefined : Math.min(firstReadSize, MAX_READ_SIZE);
     let ExclusiveStartKey: Key | undefined;
     do {
       const page = await this.db.send(new QueryCommand({ ...query, ExclusiveStartKey, Limit })).catch(translateEngineError);
@@ -144,7 +196,7 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
       ExclusiveStartKey = page.LastEvaluatedKey;
       // Twice what came back: of large items DynamoDB's 1 MB cut the page short, and asking for more
       // than it returns makes DynamoDB Local read them all (a page of 250 KB items: 4, not 2,000).
-      Limit = Math.min(Math.max(page.Items?.length ?? 0, 1) * 2, MAX_READ_SIZE);
+      Limit = Limit === undefined ? undefined : Math.min(Math.max(page.Items?.length ?? 0, 1) * 2, MAX_READ_SIZE);
     } while (ExclusiveStartKey);
   }
 
@@ -190,3 +242,6 @@ const INSTANTS_START = '0';
 const INSTANTS_END = '~';
 
 const unique = (values: readonly string[]) => [...new Set(values)];
+
+/** Other items of the project may carry a lastModifiedAt too (row 9's document): the index entries of resources only. */
+const resourceEntries = (items: Item[]) => items.filter((entry) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX));

@@ -73,10 +73,17 @@ describe('planQuery: the one store read that answers a query', () => {
     expect(rangeOf(sorted)).toEqual({ on: 'lastModifiedAt', from: '2025-01-01T00:00:00.000Z', to: '2025-03-01T00:00:00.000Z', descending: true });
     expect(sorted.streamOrder).toBeDefined();
     expect(rangeOf(plan([], ['lastModifiedAt asc', 'id desc']))).toEqual({ on: 'lastModifiedAt', descending: false });
-    // A range alone: read from the index, in no useful order (the evaluator sorts).
+    // A range alone: its entries from the index, its resources in id order, so the page can end early.
     const alone = plan(['lastModifiedAt < "2025-01-01T00:00:00Z"']);
-    expect(alone.read).toEqual({ range: { on: 'lastModifiedAt', to: '2025-01-01T00:00:00.000Z', descending: false } });
-    expect(alone.streamOrder).toBeUndefined();
+    expect(alone.read).toEqual({ range: { on: 'lastModifiedAt', to: '2025-01-01T00:00:00.000Z', descending: false, order: 'id' } });
+    expect([{ id: 'b' }, { id: 'a' }].sort(alone.streamOrder)).toEqual([{ id: 'a' }, { id: 'b' }]);
+    const byIdDesc = plan(['lastModifiedAt > "2025-01-01T00:00:00Z"'], ['id desc']);
+    expect(rangeOf(byIdDesc)).toEqual({ on: 'lastModifiedAt', from: '2025-01-01T00:00:00.000Z', descending: true, order: 'id' });
+    expect([{ id: 'a' }, { id: 'b' }].sort(byIdDesc.streamOrder)).toEqual([{ id: 'b' }, { id: 'a' }]);
+    // A filtered total reads every match: the range in the index's order, no entries read first.
+    const everyMatch = planQuery({ where: ['lastModifiedAt < "2025-01-01T00:00:00Z"'], sort: [], variables: {}, withTotal: true }, INDEXED);
+    expect(everyMatch.read).toEqual({ range: { on: 'lastModifiedAt', to: '2025-01-01T00:00:00.000Z', descending: false } });
+    expect(everyMatch.streamOrder).toBeUndefined();
     // Another table range or order is taken instead.
     expect(rangeOf(plan(['lastModifiedAt < "2025-01-01T00:00:00Z"'], ['createdAt desc'])).on).toBe('id');
     expect(rangeOf(plan(['lastModifiedAt < "2025-01-01T00:00:00Z" and id > "a"'])).on).toBe('id');
