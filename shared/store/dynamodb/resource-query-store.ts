@@ -67,7 +67,7 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     if ('ids' in read) yield* this.getMany(projectKey, read.ids);
     else if ('keys' in read) yield* this.getManyByKey(projectKey, read.keys);
     else if (read.range.on === 'id') yield* this.idRange(projectKey, read.range, firstReadSize);
-    else if (read.range.order === 'id') yield* this.lastModifiedRangeById(projectKey, read.range);
+    else if (read.range.order === 'id') yield* this.lastModifiedRangeById(projectKey, read.range, firstReadSize);
     else yield* this.lastModifiedRange(projectKey, read.range, firstReadSize);
   }
 
@@ -131,10 +131,10 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
 
   /**
    * The same range in id order (or reversed): all its index entries (keys only, up to 1 MB per
-   * Query), then its resources by id, BATCH_GET_LIMIT at a time as the caller iterates; out-of-date
-   * entries are left out as above.
+   * Query), then its resources by id in strongly consistent chunks as the caller iterates;
+   * out-of-date entries are left out as above.
    */
-  private async *lastModifiedRangeById(projectKey: string, range: StoreRange): AsyncIterable<Resource> {
+  private async *lastModifiedRangeById(projectKey: string, range: StoreRange, firstReadSize: number): AsyncIterable<Resource> {
     const entries = new Map<string, Set<unknown>>();
     let count = 0;
     for await (const items of this.pages(this.indexQuery(projectKey, range))) {
@@ -149,9 +149,9 @@ export class DynamoDbResourceQueryStore implements ResourceQueryStore {
     }
     const ids = [...entries.keys()].sort();
     if (range.descending) ids.reverse();
-    // BATCH_GET_LIMIT resources at a time, handed over in id order, as for the range above.
-    for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT) {
-      const chunk = ids.slice(start, start + BATCH_GET_LIMIT);
+    // `firstReadSize` resources first, then twice as many, at most BATCH_GET_LIMIT at a time (the page's budget stops the reading).
+    for (let start = 0, size = Math.min(firstReadSize, BATCH_GET_LIMIT); start < ids.length; start += size, size = Math.min(size * 2, BATCH_GET_LIMIT)) {
+      const chunk = ids.slice(start, start + size);
       const current = await this.itemsById(chunk.map((id) => resourceKey(projectKey, id)));
       for (const id of chunk) {
         const item = current.get(id);
