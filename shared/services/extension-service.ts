@@ -57,10 +57,10 @@ export interface ExtensionServiceOptions {
 }
 
 /**
- * Rows 14–16, the extension actions. An action call finds the project's binding (or the action's
+ * The extension actions (`/{projectKey}/resource/namespace-action…`). An action call finds the project's binding (or the action's
  * default), and answers a static document, or forwards the call — method, query, JSON body, a
  * signature header — to an HTTPS endpoint or a Lambda function and relays its status and JSON
- * answer. (Row 17, one JSON value per project, is its own use case: json-value-service.ts.)
+ * answer. (PUT `/{projectKey}/resource/json-serializable-primitive-type`, one JSON value per project, is its own use case: json-value-service.ts.)
  */
 export class ExtensionService {
   private readonly timeoutMs: number;

@@ -17,7 +17,7 @@ export class ResourceQueryService {
     private readonly budget: QueryBudget = QueryBudget.fromEnvironment(),
   ) {}
 
-  /** Rows 1 and 12; `bytes` bounds the page while it is read. */
+  /** GET `/{projectKey}/resource` and `…/sorted-query-parameters`; `bytes` bounds the page while it is read. */
   async query(projectKey: string, query: QueryParameters, bytes?: PageBytes): Promise<Page<Resource>> {
     const page = pageRequestOf(query);
     const plan = planQuery({ where: query.all('where'), sort: query.all('sort'), variables: variablesOf(query), withTotal: page.withTotal }, this.store);
@@ -29,9 +29,9 @@ export class ResourceQueryService {
     return total === undefined ? answer : { ...answer, total };
   }
 
-  /** Row 5: whether any resource matches; reading stops at the first match. */
+  /** HEAD `/{projectKey}/resource`: whether any resource matches; reading stops at the first match. */
   async exists(projectKey: string, query: QueryParameters): Promise<boolean> {
-    // Row 5 takes row 1's parameters: a sort is not needed to answer, but a bad one is refused as there.
+    // HEAD takes GET's parameters: a sort is not needed to answer, but a bad one is refused as there.
     checkSort(query.all('sort'));
     const plan = planQuery({ where: query.all('where'), sort: [], variables: variablesOf(query), withTotal: false }, this.store);
     return anyMatch(this.store.read(projectKey, plan.read, EXISTS_FIRST_READ), plan.matches, this.budget);

@@ -13,7 +13,7 @@ import { DynamoDbExtensionStore } from '../../shared/store/dynamodb/extension-st
 import { call, tokenFor } from './api-client';
 
 /**
- * Rows 14–17 through HTTP against the local stack, with a real extension handler: a node:http
+ * The extension actions and the JSON value through HTTP against the local stack, with a real extension handler: a node:http
  * server on 127.0.0.1 in this process (local mode allows loopback handlers). Bindings are made
  * with the CLI as a child process, or with the store adapter directly.
  */
@@ -95,7 +95,7 @@ async function bindHandler(project: string, path = '/hooks/action') {
   });
 }
 
-describe('extension actions (rows 14–16)', () => {
+describe('extension actions (/{projectKey}/resource/namespace-action…)', () => {
   beforeEach(() => {
     answer = json(200, { ok: true });
   });
@@ -134,7 +134,7 @@ describe('extension actions (rows 14–16)', () => {
     expect(verifySignature(secret, seen.headers['x-extension-signature'] as string, { method: 'POST', pathAndQuery: seen.url, body: '{}' }).valid).toBe(false);
   });
 
-  it('forwards GET (row 15) without a body, and relays the handler error status and body as they are', async () => {
+  it('forwards GET without a body, and relays the handler error status and body as they are', async () => {
     await bindHandler('demo');
     answer = json(409, { problem: 'busy', retry: true });
     const result = await call('GET', '/demo/resource/namespace-action?q=1', { token: await tokenFor('view_test:demo') });
@@ -243,7 +243,7 @@ describe('extension actions (rows 14–16)', () => {
     }
   });
 
-  it('answers the declared cart example for row 16 by default; a project may rebind it to a static document and unbind it again', async () => {
+  it('answers the declared cart example for GET …/namespace-action-with-example by default; a project may rebind it to a static document and unbind it again', async () => {
     const token = await tokenFor('view_test:other');
     expect(await call('GET', '/other/resource/namespace-action-with-example', { token })).toMatchObject({ status: 200, body: cartExample });
 
@@ -280,7 +280,7 @@ describe('extension actions (rows 14–16)', () => {
     expect(received.length).toBe(before);
   });
 
-  it('needs manage_test for POST (row 14) and accepts view_test for the reads (rows 15, 16)', async () => {
+  it('needs manage_test for POST and accepts view_test for the reads', async () => {
     const viewer = await tokenFor('view_test:demo');
     expect((await call('POST', '/demo/resource/namespace-action', { token: viewer, json: {} })).status).toBe(403);
     expect((await call('GET', '/demo/resource/namespace-action-with-example', { token: viewer })).status).toBe(200);
@@ -288,7 +288,7 @@ describe('extension actions (rows 14–16)', () => {
   });
 });
 
-describe('JSON value (row 17)', () => {
+describe('JSON value (PUT /{projectKey}/resource/json-serializable-primitive-type)', () => {
   const path = '/demo/resource/json-serializable-primitive-type';
 
   it.each([

@@ -2,7 +2,7 @@ import type { ExtensionAction } from './actions';
 import type { JsonValue, StaticTarget } from './binding';
 
 /**
- * The cart that row 16 (`GET /{projectKey}/resource/namespace-action-with-example`) declares as
+ * The cart that `GET /{projectKey}/resource/namespace-action-with-example` declares as
  * its example: a copy of the spec's `examples/action-success.json`, kept in source because the
  * spec folder is not deployed.
  */

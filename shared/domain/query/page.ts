@@ -7,7 +7,7 @@ import { MAX_PAGE_SIZE } from '../limits';
  * schema for it (the OpenAPI document shows it).
  */
 
-/** The paging fields of a query answer (rows 1, 4 and 12): `{limit, offset, count, total, results}`. */
+/** The paging fields of a query answer (GET `/{projectKey}/resource`, `…/searchApiPattern`, `…/sorted-query-parameters`): `{limit, offset, count, total, results}`. */
 const PageFields = z.object({
   limit: z.number().check(z.int(), z.meta({ description: 'Page size asked for (default 20)' })),
   offset: z.number().check(z.int(), z.meta({ description: 'Matches skipped (default 0)' })),

@@ -11,12 +11,12 @@ export class QueryBudget {
   static readonly DEFAULT_ITEMS = 20_000;
   static readonly DEFAULT_MILLISECONDS = 5_000;
 
-  /** What a `where` query (rows 1, 5, 12) can do about it. */
+  /** What a `where` query (GET and HEAD `/{projectKey}/resource`, GET `…/sorted-query-parameters`) can do about it. */
   static readonly QUERY_ADVICE =
     'Narrow it with a top-level condition on an indexed field (id, key, a createdAt range, or a lastModifiedAt range where the ' +
     'deployment indexes lastModifiedAt), ask withTotal=false, or page by id (sort=id asc with where id > "<last id>").';
 
-  /** What a search (row 4) can do about it. */
+  /** What a search (GET `/{projectKey}/resource/searchApiPattern`) can do about it. */
   static readonly SEARCH_ADVICE =
     'Narrow it with filter.query on an indexed field (id, key, createdAt:range("<from>" to "<to>"), or a lastModifiedAt range ' +
     'where the deployment indexes lastModifiedAt), or ask withTotal=false without facets, sorted by id or createdAt (or not at all), ' +

@@ -45,7 +45,7 @@ export function planQuery(request: QueryRequest, store: { lastModifiedIndex: boo
   };
 }
 
-/** Refuses a `sort` that a query would refuse (400 InvalidInput), where the order itself does not matter (row 5). */
+/** Refuses a `sort` that a query would refuse (400 InvalidInput), where the order itself does not matter (HEAD `/{projectKey}/resource`). */
 export function checkSort(sort: readonly string[]): void {
   compileSort([...sort], resourceFields());
 }

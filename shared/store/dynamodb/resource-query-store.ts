@@ -243,5 +243,5 @@ const INSTANTS_END = '~';
 
 const unique = (values: readonly string[]) => [...new Set(values)];
 
-/** Other items of the project may carry a lastModifiedAt too (row 9's document): the index entries of resources only. */
+/** Other items of the project may carry a lastModifiedAt too (the complex path's document): the index entries of resources only. */
 const resourceEntries = (items: Item[]) => items.filter((entry) => typeof entry.sk === 'string' && entry.sk.startsWith(RESOURCE_PREFIX));

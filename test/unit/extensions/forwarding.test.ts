@@ -227,7 +227,7 @@ describe('extension service', () => {
     throw new Error('the call succeeded');
   };
 
-  it('answers 404 naming the action when nothing is bound, and the cart for row 16 by default', async () => {
+  it('answers 404 naming the action when nothing is bound, and the cart of GET …/namespace-action-with-example by default', async () => {
     const missing = await refusal(service(true).call(call()));
     expect(missing.statusCode).toBe(404);
     expect(missing.body.errors[0]).toMatchObject({ code: 'ResourceNotFound', action: 'namespace-action' });
@@ -324,7 +324,7 @@ describe('extension service', () => {
     expect((await refusal(service(true).call(call()))).statusCode).toBe(502);
   });
 
-  it('stores any JSON value for row 17 and refuses non-finite numbers', async () => {
+  it('stores any JSON value (PUT …/json-serializable-primitive-type) and refuses non-finite numbers', async () => {
     const jsonValues = new MemoryJsonValues();
     const rows = new JsonValueService(jsonValues);
     for (const value of [{}, [], 'raw string', '', 0, -1.5, true, false, null, { a: [null, { b: '' }] }]) {

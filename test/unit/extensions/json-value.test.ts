@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonValueSchema } from '../../../shared/domain/extensions/binding';
 import { isJsonValue } from '../../../shared/domain/json-value';
 
-/** Row 17 stores any JSON value; its plain check must accept exactly what the schema (z.json()) accepts. */
+/** PUT /{projectKey}/resource/json-serializable-primitive-type stores any JSON value; its plain check must accept exactly what the schema (z.json()) accepts. */
 describe('isJsonValue', () => {
   const schemaAccepts = (value: unknown) => JsonValueSchema.safeParse(value).success;
 
