@@ -21,7 +21,7 @@ import { DEFAULT_BINDINGS } from '../shared/domain/extensions/default-bindings';
 import { generateSecret } from '../shared/domain/extensions/signing';
 import { classifyAddress, unbracket } from '../shared/services/extension-forwarding/address-policy';
 import { DynamoDbExtensionStore } from '../shared/store/dynamodb/extension-store';
-import { STORE_OPTIONS, STORE_USAGE, UsageError, openServiceTable, storeOptionsOf, type StoreOptions } from './service-table';
+import { STORE_OPTIONS, STORE_USAGE, UsageError, commandOf, openServiceTable, runCli, storeOptionsOf, type StoreOptions } from './service-table';
 
 const USAGE = `Usage:
   npm run extension -- bind   --project <p> --action <action> --url <https URL>          [--json]
@@ -49,13 +49,8 @@ type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPosit
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const [command, ...extra] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    if (!values.help) process.exitCode = 1;
-    return;
-  }
-  if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
+  const command = commandOf(USAGE, values.help, positionals);
+  if (!command) return;
   const store = storeOptionsOf(values);
   switch (command) {
     case 'bind':
@@ -186,14 +181,4 @@ async function openStore(options: StoreOptions): Promise<{ store: DynamoDbExtens
   return { store: new DynamoDbExtensionStore(db, tableName), where };
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 1;
-  } else {
-    console.error(`extension: ${(error as Error)?.message ?? error}`);
-    process.exitCode = 2;
-  }
-}
+await runCli('extension', USAGE, () => main(process.argv.slice(2)));

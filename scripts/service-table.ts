@@ -26,6 +26,29 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 /** A mistake of the operator: the CLIs print it with their usage and exit with code 1. */
 export class UsageError extends Error {}
 
+/** The command a CLI was given; undefined, its usage printed, on `--help` or without one (exit 1). */
+export function commandOf(usage: string, help: boolean, positionals: readonly string[]): string | undefined {
+  const [command, ...extra] = positionals;
+  if (help || !command) {
+    console.log(usage);
+    if (!help) process.exitCode = 1;
+    return undefined;
+  }
+  if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
+  return command;
+}
+
+/** Runs a CLI's work: a usage error (its own or parseArgs') exits 1 with the usage, any other 2. */
+export async function runCli(name: string, usage: string, work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    const usageError = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
+    console.error(usageError ? `${(error as Error).message}\n\n${usage}` : `${name}: ${(error as Error)?.message ?? error}`);
+    process.exitCode = usageError ? 1 : 2;
+  }
+}
+
 /** The store options, for node:util parseArgs; spread into each CLI's options. */
 export const STORE_OPTIONS = {
   stack: { type: 'string' },

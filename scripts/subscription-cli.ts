@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { DynamoDbSubscriptionStore } from '../shared/store/dynamodb/subscription-store';
-import { STORE_OPTIONS, STORE_USAGE, UsageError, openServiceTable, storeOptionsOf } from './service-table';
+import { STORE_OPTIONS, STORE_USAGE, UsageError, commandOf, openServiceTable, runCli, storeOptionsOf } from './service-table';
 
 const USAGE = `Usage:
   npm run subscriptions -- failed --project <p> [--subscription <id>] [--json]
@@ -25,13 +25,8 @@ const OPTIONS = {
 
 async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const [command, ...extra] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    if (!values.help) process.exitCode = 1;
-    return;
-  }
-  if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);
+  const command = commandOf(USAGE, values.help, positionals);
+  if (!command) return;
   if (command !== 'failed' && command !== 'replay') throw new UsageError(`Unknown command '${command}'.`);
   if (!values.project) throw new UsageError('--project is required.');
   const { db, tableName, where } = await openServiceTable(storeOptionsOf(values));
@@ -52,14 +47,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS')) {
-    console.error(`${(error as Error).message}\n\n${USAGE}`);
-    process.exitCode = 1;
-  } else {
-    console.error(`subscriptions: ${(error as Error)?.message ?? error}`);
-    process.exitCode = 2;
-  }
-}
+await runCli('subscriptions', USAGE, () => main(process.argv.slice(2)));
