@@ -2,6 +2,7 @@ import { createDynamoDbClient } from './aws/clients';
 import { createKmsClient } from './aws/kms';
 import { AwsDestinations } from './aws/destinations';
 import { AwsLambdaInvoker, createLambdaClient } from './aws/lambda';
+import { createPostgresPool } from './aws/postgres';
 import { createPresigningS3Client, createS3Client } from './aws/s3';
 import { FileSigningKeys, KmsSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { createTokenVerifier } from './auth/token-verifier';
@@ -31,6 +32,8 @@ import { DynamoDbSubscriptionStore } from './store/dynamodb/subscription-store';
 import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
 import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
 import type { ExtensionStore } from './store/extension-store';
+import { PostgresSearchIndexWriter } from './store/postgres/search-index-writer';
+import type { SearchIndexWriter } from './store/search-index';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
 import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
@@ -62,6 +65,8 @@ export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
 export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
 export const lambda = /* @__PURE__ */ once(createLambdaClient);
+/** The search engine (PostgreSQL): one pool per process. */
+export const searchPool = /* @__PURE__ */ once(() => createPostgresPool(config.searchDatabase));
 export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker(lambda));
 
 // ---- Stores ----------------------------------------------------------------------------------
@@ -82,6 +87,7 @@ export const imageStorage = /* @__PURE__ */ once(
 );
 /** Per project: where Powertools keeps the records of Idempotency-Keys (shared/http/idempotency-keys.ts). */
 export const idempotencyRecords = (projectKey: string) => idempotencyRecordsOf(dynamoDb(), config.tableName, projectKey);
+export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => new PostgresSearchIndexWriter(searchPool()));
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------

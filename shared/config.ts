@@ -8,6 +8,8 @@ function required(name: string): string {
   return value;
 }
 
+export type SearchDatabaseSettings = { url: string } | { host: string; port: number; database: string; user: string };
+
 export const config = {
   get tableName() {
     return required('TABLE_NAME');
@@ -61,6 +63,21 @@ export const config = {
     return {
       firstDelayMs: Number(process.env.SUBSCRIPTION_RETRY_DELAY_MS || 60_000),
       giveUpAfterMs: Number(process.env.SUBSCRIPTION_RETRY_HOURS || 24) * 3_600_000,
+    };
+  },
+  /**
+   * The search engine (PostgreSQL): a connection URL locally (`SEARCH_DATABASE_URL`), or in AWS the
+   * Aurora cluster's endpoint and a database user that signs in with an IAM token
+   * (`SEARCH_DATABASE_HOST`, `_PORT`, `_NAME`, `_USER`): no password is stored anywhere.
+   */
+  get searchDatabase(): SearchDatabaseSettings {
+    const url = process.env.SEARCH_DATABASE_URL;
+    if (url) return { url };
+    return {
+      host: required('SEARCH_DATABASE_HOST'),
+      port: Number(process.env.SEARCH_DATABASE_PORT || 5432),
+      database: required('SEARCH_DATABASE_NAME'),
+      user: required('SEARCH_DATABASE_USER'),
     };
   },
   /** `LOCAL_MODE=true` (set by the local stack): extension targets on loopback addresses are allowed. */

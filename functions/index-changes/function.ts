@@ -1,0 +1,11 @@
+import { defineFunction } from '../../shared/http/declaration';
+
+/**
+ * The search index's feed: a second consumer of the table's stream (beside deliver-changes, so that
+ * a broken index never delays a notification, and the reverse), and the reindex run on demand.
+ * Not an endpoint, a function of the stack with its own permissions.
+ */
+export const indexChanges = defineFunction({
+  name: 'index-changes',
+  permissions: ['projects:read'],
+});

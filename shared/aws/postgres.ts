@@ -1,0 +1,25 @@
+import { Signer } from '@aws-sdk/rds-signer';
+import pg from 'pg';
+import type { SearchDatabaseSettings } from '../config';
+
+/**
+ * The search engine's connection pool, created once per process by the composition root. Locally
+ * a URL with a password; in AWS the user signs in with an IAM token (15 minutes valid, asked for
+ * each new connection), over TLS, which the cluster requires for IAM sign-in.
+ */
+export function createPostgresPool(settings: SearchDatabaseSettings): pg.Pool {
+  // One connection per Lambda instance is all a function uses; locally one process serves every handler.
+  const common = { max: 'url' in settings ? 10 : 1, idleTimeoutMillis: 60_000, connectionTimeoutMillis: 5_000 };
+  if ('url' in settings) return new pg.Pool({ connectionString: settings.url, ...common });
+  const signer = new Signer({ hostname: settings.host, port: settings.port, username: settings.user });
+  return new pg.Pool({
+    ...common,
+    host: settings.host,
+    port: settings.port,
+    database: settings.database,
+    user: settings.user,
+    password: () => signer.getAuthToken(),
+    // Lambda's runtime trusts the RDS certificate authorities when NODE_EXTRA_CA_CERTS names its bundle.
+    ssl: { rejectUnauthorized: true },
+  });
+}

@@ -1,0 +1,22 @@
+import type { Resource } from '../domain/resource';
+
+/**
+ * One change of a resource as the search index takes it: what the table's stream says was written
+ * (a create or update: the resource as it now is; a delete: the id and the version it had).
+ */
+export type IndexChange =
+  | { kind: 'put'; projectKey: string; resource: Resource }
+  | { kind: 'delete'; projectKey: string; id: string; version: number };
+
+/**
+ * The search engine's side that the table's changes feed (functions/index-changes, and the reindex).
+ * Changes may come twice, late, or beside a reindex reading an older copy: the index keeps, per
+ * resource, the highest version it was told of, and a delete stays as a marker at its version, so
+ * that no older write overwrites a newer one and nothing deleted comes back.
+ */
+export interface SearchIndexWriter {
+  /** Creates the engine's tables and indexes where they are missing (idempotent). */
+  ensureSchema(): Promise<void>;
+  /** Applies the changes; each one at or below the version the index holds for its resource changes nothing. */
+  apply(changes: readonly IndexChange[]): Promise<void>;
+}
