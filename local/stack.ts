@@ -15,6 +15,7 @@ import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
+import { startPostgresLocal } from './postgres-local';
 import { startS3Local } from './s3-local';
 import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
@@ -27,6 +28,7 @@ export interface LocalStackOptions {
   dataDir: string;
   dynamoDbPort?: number;
   s3Port?: number;
+  postgresPort?: number;
   devClient: { clientId: string; clientSecret: string; projectKeys: string[] };
   onProgress?: (step: string) => void;
   onAnswered?: (answer: AnsweredRequest) => void;
@@ -38,6 +40,8 @@ export interface LocalStack {
   url: string;
   dynamoDbEndpoint: string;
   s3Endpoint: string;
+  /** PostgreSQL, the search engine: host and port. */
+  searchEngine: string;
   /** The local image CDN (IMAGE_BASE_URL). */
   imageBaseUrl: string;
   tableName: string;
@@ -80,10 +84,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     },
   );
   let imageServer: RunningImageServer | undefined;
+  let postgres: Awaited<ReturnType<typeof startPostgresLocal>> | undefined;
   const stopEngines = async () => {
-    await Promise.allSettled([dynamoDb.stop(), s3.stop(), imageServer?.stop()]);
+    await Promise.allSettled([dynamoDb.stop(), s3.stop(), imageServer?.stop(), postgres?.stop()]);
   };
   try {
+    progress('starting PostgreSQL (search)');
+    postgres = await startPostgresLocal({ dataDir, port: options.postgresPort ?? (await freePort()) });
     // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
     imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
     const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
@@ -108,10 +115,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       TOKEN_AUDIENCE: LOCAL_AUDIENCE,
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
       LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME,
+      SEARCH_DATABASE_URL: postgres.url,
       // Locally the gateway prints one readable line per request; handlers speak up only for
       // warnings and errors (AWS_LAMBDA_LOG_LEVEL=INFO npm start prints their request lines too).
       AWS_LAMBDA_LOG_LEVEL: process.env.AWS_LAMBDA_LOG_LEVEL ?? 'WARN',
     });
+
+    await (await import('../shared/composition-root')).searchIndexWriter().ensureSchema();
 
     progress('creating the development client');
     const devClientScopes = await registerDevClient(options.devClient);
@@ -128,6 +138,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       url,
       dynamoDbEndpoint: dynamoDb.endpoint,
       s3Endpoint: s3.endpoint,
+      searchEngine: new URL(postgres.url).host,
       imageBaseUrl: imageServer.url,
       tableName: LOCAL_TABLE_NAME,
       devClientScopes,
