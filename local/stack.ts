@@ -8,6 +8,7 @@ import type { EndpointDeclaration } from '../shared/http/declaration';
 import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { deliverChanges } from '../functions/deliver-changes/function';
+import { indexChanges } from '../functions/index-changes/function';
 import type { Delivery } from '../shared/services/subscription-delivery';
 import type { Subscription } from '../shared/domain/subscriptions/subscription';
 import { startChangeStream, type ConsumeBatch } from './change-stream';
@@ -132,7 +133,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     server.on('clientError', gateway.answerUnparsed); // Node's own bare 400/431 → the service's error shape
     await listen(server, options.port, options.host);
     progress('starting the change stream');
-    const changeStream = await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered);
+    const changeStreams = [await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered), await startIndexing(dynamoDb.endpoint, streamArn)];
 
     return {
       url,
@@ -143,7 +144,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       tableName: LOCAL_TABLE_NAME,
       devClientScopes,
       stop: async () => {
-        await changeStream.stop();
+        await Promise.all(changeStreams.map((stream) => stream.stop()));
         server.closeAllConnections();
         await new Promise((done) => server.close(done));
         await stopEngines();
@@ -186,12 +187,30 @@ async function startDeliveries(endpoint: string, streamArn: string, onDelivered:
   const { config } = await import('../shared/config');
   subscriptionDelivery().onDelivered = onDelivered;
   return startChangeStream({
+    consumer: deliverChanges.name,
     streamsEndpoint: endpoint,
     streamArn,
     table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
     consume: ((event) => asFunction(deliverChanges, () => handler(event))) as ConsumeBatch,
     retry: () => asFunction(deliverChanges, () => handler({})),
     retryEveryMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs),
+  });
+}
+
+/**
+ * The search index's feed: the same stream read a second time, from positions of its own, into the
+ * indexer's handler, as the stack's second event source mapping does (a slow index never delays a
+ * notification, and the reverse).
+ */
+async function startIndexing(endpoint: string, streamArn: string) {
+  const { handler } = await import('../functions/index-changes/handler');
+  const { dynamoDb } = await import('../shared/composition-root');
+  return startChangeStream({
+    consumer: indexChanges.name,
+    streamsEndpoint: endpoint,
+    streamArn,
+    table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
+    consume: ((event) => asFunction(indexChanges, () => handler(event as Parameters<typeof handler>[0]))) as ConsumeBatch,
   });
 }
 
