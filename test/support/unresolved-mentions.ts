@@ -48,7 +48,7 @@ export function unresolvedMentions(root: string, file: string, text: string): Un
   const folder = dirname(join(root, file));
   const found = prose.flatMap(({ at, text: passage }) => {
     const names = NAMES_OF_ELSEWHERE.flatMap((pattern) => [...passage.matchAll(pattern)].map((match) => ({ at: at + match.index, mention: match[0] })));
-    // A Markdown code block's paths are a user's files (`--static ./cart.json`).
+    // A Markdown code block's paths are a user's own files (a CLI example's `--static` document).
     const paths = [...(markdown ? withoutCodeBlocks(passage) : passage).matchAll(PATH)]
       .filter((match) => namesRepositoryPath(root, match[1]!) && !exists(root, folder, match[1]!))
       .map((match) => ({ at: at + match.index, mention: match[1]! }));
