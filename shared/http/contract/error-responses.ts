@@ -35,7 +35,7 @@ export interface ErrorResponseSpec {
   schema: SchemaName;
   example: unknown;
   /** Headers it carries besides X-Correlation-ID. */
-  headers?: Record<string, { description: string; schema: { type: string } }>;
+  headers?: Record<string, { description: string; schema: { type: 'integer' } }>;
 }
 
 export const errorResponses = {
