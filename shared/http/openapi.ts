@@ -3,11 +3,8 @@ import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
 import { errorResponses, type ErrorResponseName } from './contract/error-responses';
-import type { DocumentSchema } from './contract/document-schema';
-import { documentSchemas, type SchemaName } from './contract/schemas';
-import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
-import { tags } from './contract/tags';
-import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
+import { documentSchemas, type DocumentSchema, type SchemaName } from './contract/schemas';
+import type { Content, EndpointDeclaration, PathParameterSpec, ProjectScope, ResponseSpec, RouteDeclaration, Tag } from './declaration';
 import { JsonValueSchema } from '../domain/extensions/binding';
 import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
 import type { ParameterSpec, ScalarType } from './parameters';
@@ -26,6 +23,26 @@ type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
 
 const CORRELATION_HEADER = { $ref: '#/components/headers/X-Correlation-ID' };
+
+/** Sections of the API reference, in this order. */
+const TAGS: Record<Tag, string> = {
+  Resources: 'The resource collection of a project: query, search, create, read, update, delete.',
+  Images: 'Images of product variants.',
+  Subscriptions: 'Change subscriptions: every change of the resources, sent to a webhook, a queue, a topic or an event bus.',
+  Extensions: 'Extension actions, answered by what the project bound them to.',
+  OAuth: 'The OAuth 2.0 token service (same origin as the API).',
+  'API reference': 'This document and the page that renders it.',
+};
+
+/** What each project-bound scope opens (the document adds the operations that accept it). */
+const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
+  manage_test: 'Read and write the resources of the project (everything but the image upload)',
+  view_test: 'Read the resources of the project',
+  manage_products: 'Upload images to the product variants of the project',
+  introspect_oauth_tokens: "Introspect any token of the project at POST /oauth/introspect (without it, a client introspects only its own tokens); no route of the project accepts it",
+  manage_subscriptions: 'Create, read and delete the change subscriptions of the project',
+  view_subscriptions: 'Read the change subscriptions of the project',
+};
 
 /** The document of these endpoints; the fallback's errors are named in the introduction. */
 export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], fallback: EndpointDeclaration): OpenApiDocument {
@@ -103,7 +120,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
         description: introduction(fallback),
       },
       servers: [{ url: '/', description: 'The origin that serves this document' }],
-      tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       paths,
       components: {
         // Named only by a parameter's contentSchema, which the library does not read.
