@@ -8,7 +8,7 @@ import { errorResponses } from '../../../shared/http/contract/error-responses';
 import { documentSchemas } from '../../../shared/http/contract/schemas';
 import type { RouteDeclaration as Route } from '../../../shared/http/declaration';
 import { buildOpenApiDocument, serializeOpenApi } from '../../../shared/http/openapi';
-import { routeTableOf, serializeRouteKeys } from '../../../shared/http/route-table';
+import { routeTableOf } from '../../../shared/http/route-table';
 
 const routes: readonly Route[] = endpoints.flatMap((endpoint) => endpoint.routes);
 const document = buildOpenApiDocument(endpoints, fallback);
@@ -184,10 +184,5 @@ describe('the OpenAPI document', () => {
   it('is committed as openapi.json, up to date (run `npm run openapi` after changing the API)', () => {
     const committed = readFileSync(new URL('../../../openapi.json', import.meta.url), 'utf8');
     expect(committed === serializeOpenApi(document), 'openapi.json is stale: run `npm run openapi`').toBe(true);
-  });
-
-  it('the not-found fallback\'s route keys are committed up to date too (run `npm run openapi`)', () => {
-    const committed = readFileSync(new URL('../../../shared/http/contract/route-keys.json', import.meta.url), 'utf8');
-    expect(committed === serializeRouteKeys(endpoints), 'shared/http/contract/route-keys.json is stale: run `npm run openapi`').toBe(true);
   });
 });
