@@ -184,8 +184,9 @@ const schemaNamed = (name: SchemaName): z.core.$ZodType => documentSchemas[name]
  * Runs the builder with the catalogue's named schemas known to zod by their names and descriptions,
  * so each is listed under components/schemas once per side that reads it (requests as zod input,
  * answers as output; `<Name>Output` when the two differ) and referred to by `$ref` wherever it is
- * used, nested ones included. The registry is zod's global one, which the library reads: what it
- * held before is put back, so nothing else in the process sees these ids.
+ * used, nested ones included (`unusedIO`: one only a parameter's `contentSchema` names is read as a
+ * request). The registry is zod's global one, which the library reads: what it held before is put
+ * back, so nothing else in the process sees these ids.
  */
 function withComponentIds<T>(build: () => T): T {
   const named = Object.entries(documentSchemas as Readonly<Record<string, DocumentSchema>>).filter(([, entry]) => !entry.inline);
@@ -195,8 +196,8 @@ function withComponentIds<T>(build: () => T): T {
     return build();
   } finally {
     for (const [schema, meta] of before) {
+      z.globalRegistry.remove(schema);
       if (meta) z.globalRegistry.add(schema, meta);
-      else z.globalRegistry.remove(schema);
     }
   }
 }

@@ -119,6 +119,12 @@ describe('the OpenAPI document', () => {
     expect(components.schemas.ObjectTestType.properties).toEqual({ ...fields, objectTypeProperty: { $ref: '#/components/schemas/ArrayTestType' } });
   });
 
+  it("leaves zod's global registry as it found it: the domain's schemas convert without the document's names", () => {
+    buildOpenApiDocument(endpoints, fallback);
+    expect(z.globalRegistry.get(ObjectTestType)?.id).toBeUndefined();
+    expect(JSON.stringify(z.toJSONSchema(ObjectTestTypeDraft, { io: 'input' }))).not.toContain('$ref');
+  });
+
   it('documents the paged query, the search with facets, the variant and the update actions', () => {
     const schemas = components.schemas;
     expect(Object.keys(schemas.PagedQueryResult.properties)).toEqual(['limit', 'offset', 'count', 'total', 'results']);
