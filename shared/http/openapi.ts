@@ -1,4 +1,4 @@
-import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
+import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
@@ -109,66 +109,61 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
     };
   }
 
-  const document = withComponentIds(() =>
-    createDocument(
-    {
-      openapi: '3.1.0',
-      info: {
-        title: 'Generic Resource Service',
-        version: packageJson.version,
-        summary: 'A project-scoped HTTP API of the commercetools family: the `resource` collection of each project.',
-        description: introduction(fallback),
+  const document: ZodOpenApiObject = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Generic Resource Service',
+      version: packageJson.version,
+      summary: 'A project-scoped HTTP API of the commercetools family: the `resource` collection of each project.',
+      description: introduction(fallback),
+    },
+    servers: [{ url: '/', description: 'The origin that serves this document' }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      // Named only by a parameter's contentSchema, which the library does not read.
+      schemas: Object.fromEntries(table.flatMap(({ route }) => Object.values(route.query ?? {}).flatMap(({ shape }) => (shape ? [[shape.name, schemaNamed(shape.name)]] : [])))),
+      responses: Object.fromEntries(
+        Object.entries(errorResponses).map(([name, response]) => [
+          name,
+          {
+            description: response.description,
+            headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...('headers' in response ? response.headers : {}) },
+            content: { 'application/json': { schema: schemaNamed(response.schema), example: response.example } },
+          },
+        ]),
+      ),
+      parameters: {
+        'X-Correlation-ID': {
+          name: 'X-Correlation-ID',
+          in: 'header',
+          required: false,
+          description: 'Echoed on the answer when it is 1–256 characters of `[A-Za-z0-9_.:/-]`; otherwise the service makes one.',
+          schema: { type: 'string', pattern: '^[\\w.:/-]{1,256}$' },
+        },
+        'Idempotency-Key': {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: `Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a request sent again with the same key, method, path, body and query string by the same client within ${IDEMPOTENCY_RECORD_SECONDS / 3600} hours answers what the first answered (status, body, headers) without doing it again. Only successful answers are kept: after a refusal or a failure the same key runs again. The same key with another request is 422, while the first still runs 409. A fresh value per operation, e.g. a UUID.`,
+          schema: { type: 'string' },
+        },
       },
-      servers: [{ url: '/', description: 'The origin that serves this document' }],
-      tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
-      paths,
-      components: {
-        // Named only by a parameter's contentSchema, which the library does not read.
-        schemas: Object.fromEntries(table.flatMap(({ route }) => Object.values(route.query ?? {}).flatMap(({ shape }) => (shape ? [[shape.name, schemaNamed(shape.name)]] : [])))),
-        responses: Object.fromEntries(
-          Object.entries(errorResponses).map(([name, response]) => [
-            name,
-            {
-              description: response.description,
-              headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...('headers' in response ? response.headers : {}) },
-              content: { 'application/json': { schema: schemaNamed(response.schema), example: response.example } },
-            },
-          ]),
-        ),
-        parameters: {
-          'X-Correlation-ID': {
-            name: 'X-Correlation-ID',
-            in: 'header',
-            required: false,
-            description: 'Echoed on the answer when it is 1–256 characters of `[A-Za-z0-9_.:/-]`; otherwise the service makes one.',
-            schema: { type: 'string', pattern: '^[\\w.:/-]{1,256}$' },
-          },
-          'Idempotency-Key': {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            description: `Makes a retry safe (draft-ietf-httpapi-idempotency-key-header): a request sent again with the same key, method, path, body and query string by the same client within ${IDEMPOTENCY_RECORD_SECONDS / 3600} hours answers what the first answered (status, body, headers) without doing it again. Only successful answers are kept: after a refusal or a failure the same key runs again. The same key with another request is 422, while the first still runs 409. A fresh value per operation, e.g. a UUID.`,
-            schema: { type: 'string' },
-          },
+      headers: {
+        'X-Correlation-ID': { description: "The request's correlation id (its own, or a new `projects-<uuid>`).", schema: { type: 'string' } },
+      },
+      securitySchemes: {
+        oauth2: {
+          type: 'oauth2',
+          description:
+            'OAuth 2.0 client credentials at `POST /oauth/token`; send the token as `Authorization: Bearer <token>`. Scopes are bound to a project: `<scope>:<projectKey>`, e.g. `manage_test:demo` opens `/demo/...` and no other project. Ask for no scope to get all of your client\'s scopes.',
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: scopeDescriptions(table) } },
         },
-        headers: {
-          'X-Correlation-ID': { description: "The request's correlation id (its own, or a new `projects-<uuid>`).", schema: { type: 'string' } },
-        },
-        securitySchemes: {
-          oauth2: {
-            type: 'oauth2',
-            description:
-              'OAuth 2.0 client credentials at `POST /oauth/token`; send the token as `Authorization: Bearer <token>`. Scopes are bound to a project: `<scope>:<projectKey>`, e.g. `manage_test:demo` opens `/demo/...` and no other project. Ask for no scope to get all of your client\'s scopes.',
-            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: scopeDescriptions(table) } },
-          },
-          clientBasic: { type: 'http', scheme: 'basic', description: "An API client's id and secret (RFC 6749 §2.3.1), for the OAuth endpoints." },
-        },
+        clientBasic: { type: 'http', scheme: 'basic', description: "An API client's id and secret (RFC 6749 §2.3.1), for the OAuth endpoints." },
       },
     },
-      { override: anyJsonValue },
-    ),
-  );
-  return document as unknown as OpenApiDocument;
+  };
+  return withComponentIds(() => createDocument(document, { override: anyJsonValue })) as unknown as OpenApiDocument;
 }
 
 /** The document as `openapi.json` holds it. */
