@@ -6,7 +6,7 @@
  */
 import { OAuthError } from '../auth/oauth-error';
 import { BrakedError } from '../domain/auth/brute-force-brake';
-import type { ErrorBody, ErrorObject } from './contract/error-schemas';
+import type { ErrorBody, ErrorObject } from './contract/schemas';
 import {
   DomainError,
   InvalidInputError,
