@@ -1,13 +1,7 @@
 /** The commercetools query language of the service: `where` predicates and `sort` expressions. */
-export { QueryError, type QueryErrorDetails } from './query-error.js';
-export {
-  fieldSchemaFromJsonSchema,
-  type ArrayFieldSchema,
-  type FieldSchema,
-  type ObjectFieldSchema,
-  type ScalarFieldSchema,
-  type ScalarKind,
-} from './field-schema.js';
+export { ParameterError } from '../language/parameter-error.js';
+export { queryError, type QueryErrorPlace } from './query-error.js';
+export { queryableFields } from './field-schema.js';
 export { MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, parsePredicate } from './predicate-parser.js';
 export type {
   AndNode,

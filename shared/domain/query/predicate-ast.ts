@@ -1,7 +1,7 @@
 /**
  * The syntax tree of a `where` predicate (https://docs.commercetools.com/api/predicates/query),
  * as predicate-parser.ts builds it and predicate-evaluator.ts compiles it. Every node records
- * `position`, the offset in the source where it starts.
+ * the 1-based `column` where it starts.
  */
 
 export type ComparisonOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
@@ -9,20 +9,20 @@ export type ComparisonOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 /** A field reference as written: `version`, or the dotted shorthand `objectTypeProperty.arrayOfIntExample`. */
 export interface FieldPath {
   readonly segments: readonly string[];
-  readonly position: number;
+  readonly column: number;
 }
 
 export interface LiteralValue {
   readonly kind: 'literal';
   readonly value: string | number | boolean;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `:name`, bound to the query parameter `var.name` when the predicate is compiled. */
 export interface VariableValue {
   readonly kind: 'variable';
   readonly name: string;
-  readonly position: number;
+  readonly column: number;
 }
 
 export type ValueNode = LiteralValue | VariableValue;
@@ -30,19 +30,19 @@ export type ValueNode = LiteralValue | VariableValue;
 export interface AndNode {
   readonly kind: 'and';
   readonly operands: readonly PredicateNode[];
-  readonly position: number;
+  readonly column: number;
 }
 
 export interface OrNode {
   readonly kind: 'or';
   readonly operands: readonly PredicateNode[];
-  readonly position: number;
+  readonly column: number;
 }
 
 export interface NotNode {
   readonly kind: 'not';
   readonly operand: PredicateNode;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field = value`; `<>` is read as `!=`. */
@@ -51,7 +51,7 @@ export interface ComparisonNode {
   readonly field: FieldPath;
   readonly operator: ComparisonOperator;
   readonly value: ValueNode;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field in (...)`, or `field not in (...)` when negated. */
@@ -60,7 +60,7 @@ export interface InNode {
   readonly field: FieldPath;
   readonly negated: boolean;
   readonly values: readonly ValueNode[];
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field contains value`: the array holds that value. */
@@ -68,7 +68,7 @@ export interface ContainsNode {
   readonly kind: 'contains';
   readonly field: FieldPath;
   readonly value: ValueNode;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field contains any (...)` / `field contains all (...)`. */
@@ -76,7 +76,7 @@ export interface ContainsSomeNode {
   readonly kind: 'containsAny' | 'containsAll';
   readonly field: FieldPath;
   readonly values: readonly ValueNode[];
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field is empty`, or `field is not empty` when negated. */
@@ -84,7 +84,7 @@ export interface IsEmptyNode {
   readonly kind: 'isEmpty';
   readonly field: FieldPath;
   readonly negated: boolean;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field is defined`, or `field is not defined` when negated. */
@@ -92,7 +92,7 @@ export interface IsDefinedNode {
   readonly kind: 'isDefined';
   readonly field: FieldPath;
   readonly negated: boolean;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `field(predicate)`: the predicate applies inside an object field, or to any element of an array of objects. */
@@ -100,7 +100,7 @@ export interface NestedNode {
   readonly kind: 'nested';
   readonly field: FieldPath;
   readonly predicate: PredicateNode;
-  readonly position: number;
+  readonly column: number;
 }
 
 export type FieldPredicateNode = ComparisonNode | InNode | ContainsNode | ContainsSomeNode | IsEmptyNode | IsDefinedNode | NestedNode;
