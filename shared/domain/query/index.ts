@@ -1,27 +1,8 @@
 /** The commercetools query language of the service: `where` predicates and `sort` expressions. */
 export { ParameterError } from '../language/parameter-error.js';
-export { queryError, type QueryErrorPlace } from './query-error.js';
 export { queryableFields } from './field-schema.js';
 export { MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, parsePredicate } from './predicate-parser.js';
-export type {
-  AndNode,
-  ComparisonNode,
-  ComparisonOperator,
-  ContainsNode,
-  ContainsSomeNode,
-  FieldPath,
-  FieldPredicateNode,
-  InNode,
-  IsDefinedNode,
-  IsEmptyNode,
-  LiteralValue,
-  NestedNode,
-  NotNode,
-  OrNode,
-  PredicateNode,
-  ValueNode,
-  VariableValue,
-} from './predicate-ast.js';
+export type * from './predicate-ast.js';
 export {
   compilePredicate,
   compilePredicates,

@@ -139,7 +139,7 @@ class PredicateCompiler {
   private compileTest(node: FieldPredicateNode, field: ResolvedField): ValueTest {
     switch (node.kind) {
       case 'nested':
-        return this.nestedTest(field, node.column, (inner) => this.compile(node.predicate, inner));
+        return this.nestedTest(field, node.field.column, (inner) => this.compile(node.predicate, inner));
       case 'comparison':
         return this.comparisonTest(node, field);
       case 'in':
@@ -171,10 +171,10 @@ class PredicateCompiler {
 
   private comparisonTest(node: ComparisonNode, field: ResolvedField): ValueTest {
     const label = `'${node.operator}'`;
-    const operand = scalarOperand(field, label, node.column);
+    const operand = scalarOperand(field, label, node.field.column);
     if (operand.kind === 'boolean' && node.operator !== '=' && node.operator !== '!=') {
       throw queryError('where', `Operator ${label} does not apply to '${pathOf(field)}', which holds booleans`, {
-        column: node.column,
+        column: node.field.column,
         expected: "'=' or '!='",
       });
     }
@@ -187,7 +187,7 @@ class PredicateCompiler {
   }
 
   private membershipTest(node: InNode, field: ResolvedField): ValueTest {
-    const operand = scalarOperand(field, node.negated ? "'not in'" : "'in'", node.column);
+    const operand = scalarOperand(field, node.negated ? "'not in'" : "'in'", node.field.column);
     const candidates = new Set(this.valueList(node.values, field, operand.kind));
     return forAnyElementIf(operand.isArray, (raw) => {
       const actual = comparableValue(operand.kind, raw);
@@ -197,7 +197,7 @@ class PredicateCompiler {
 
   private containsTest(node: ContainsNode | ContainsSomeNode, field: ResolvedField): ValueTest {
     const label = CONTAINS_LABELS[node.kind];
-    const itemKind = arrayItemKind(field, label, node.column);
+    const itemKind = arrayItemKind(field, label, node.field.column);
     const wanted =
       node.kind === 'contains' ? [this.singleValue(node.value, field, itemKind, label)] : this.valueList(node.values, field, itemKind);
     const requireAll = node.kind === 'containsAll';
@@ -269,7 +269,7 @@ function emptinessTest(node: IsEmptyNode, field: ResolvedField): ValueTest {
   if (field.schema.kind !== 'array') {
     const label = node.negated ? "'is not empty'" : "'is empty'";
     throw queryError('where', `Operator ${label} needs an array, but '${pathOf(field)}' is ${describeField(field.schema)}`, {
-      column: node.column,
+      column: node.field.column,
     });
   }
   return (value) => (!Array.isArray(value) || value.length === 0) !== node.negated;

@@ -51,13 +51,13 @@ export function parsePredicate(source: string): PredicateNode {
 function disjunction(tokens: Tokens, depth: number): PredicateNode {
   const operands = [conjunction(tokens, depth)];
   while (tokens.acceptKeyword('or')) operands.push(conjunction(tokens, depth));
-  return operands.length === 1 ? operands[0]! : { kind: 'or', operands, column: operands[0]!.column };
+  return operands.length === 1 ? operands[0]! : { kind: 'or', operands };
 }
 
 function conjunction(tokens: Tokens, depth: number): PredicateNode {
   const operands = [operand(tokens, depth)];
   while (tokens.acceptKeyword('and')) operands.push(operand(tokens, depth));
-  return operands.length === 1 ? operands[0]! : { kind: 'and', operands, column: operands[0]!.column };
+  return operands.length === 1 ? operands[0]! : { kind: 'and', operands };
 }
 
 function operand(tokens: Tokens, depth: number): PredicateNode {
@@ -66,7 +66,7 @@ function operand(tokens: Tokens, depth: number): PredicateNode {
   const first = tokens.expect('word', "a field name, '(' or 'not('");
   // "not" is negation only as "not(": elsewhere it may be a field's name.
   const negated = first.text.toLowerCase() === 'not' ? tokens.accept('(') : undefined;
-  if (negated) return { kind: 'not', operand: group(negated, tokens, depth), column: first.column };
+  if (negated) return { kind: 'not', operand: group(negated, tokens, depth) };
   return fieldPredicate(first, tokens, depth);
 }
 
@@ -81,27 +81,25 @@ function group(open: PredicateToken, tokens: Tokens, depth: number): PredicateNo
 }
 
 function fieldPredicate(first: PredicateToken, tokens: Tokens, depth: number): FieldPredicateNode {
-  const path = fieldPathFrom(first, tokens);
-  const field = { segments: path.segments, column: path.column };
-  const { column } = path;
+  const field = fieldPathFrom(first, tokens);
   const open = tokens.accept('(');
-  if (open) return { kind: 'nested', field, predicate: group(open, tokens, depth), column };
+  if (open) return { kind: 'nested', field, predicate: group(open, tokens, depth) };
   const operator = tokens.accept('operator');
-  if (operator) return { kind: 'comparison', field, operator: operator.value as ComparisonOperator, value: value(tokens), column };
-  if (tokens.acceptKeyword('in')) return { kind: 'in', field, negated: false, values: valueList(tokens), column };
+  if (operator) return { kind: 'comparison', field, operator: operator.value as ComparisonOperator, value: value(tokens) };
+  if (tokens.acceptKeyword('in')) return { kind: 'in', field, negated: false, values: valueList(tokens) };
   if (tokens.acceptKeyword('not')) {
     tokens.expectKeyword('in', "'in'");
-    return { kind: 'in', field, negated: true, values: valueList(tokens), column };
+    return { kind: 'in', field, negated: true, values: valueList(tokens) };
   }
   if (tokens.acceptKeyword('contains')) {
-    if (tokens.acceptKeyword('any')) return { kind: 'containsAny', field, values: valueList(tokens), column };
-    if (tokens.acceptKeyword('all')) return { kind: 'containsAll', field, values: valueList(tokens), column };
-    return { kind: 'contains', field, value: value(tokens, "'any', 'all' or a value"), column };
+    if (tokens.acceptKeyword('any')) return { kind: 'containsAny', field, values: valueList(tokens) };
+    if (tokens.acceptKeyword('all')) return { kind: 'containsAll', field, values: valueList(tokens) };
+    return { kind: 'contains', field, value: value(tokens, "'any', 'all' or a value") };
   }
   if (tokens.acceptKeyword('is')) {
     const negated = tokens.acceptKeyword('not') !== undefined;
-    if (tokens.acceptKeyword('empty')) return { kind: 'isEmpty', field, negated, column };
-    if (tokens.acceptKeyword('defined')) return { kind: 'isDefined', field, negated, column };
+    if (tokens.acceptKeyword('empty')) return { kind: 'isEmpty', field, negated };
+    if (tokens.acceptKeyword('defined')) return { kind: 'isDefined', field, negated };
     return tokens.fail(negated ? "'empty' or 'defined'" : "'not', 'empty' or 'defined'");
   }
   return tokens.fail("an operator such as '=', 'in', 'contains' or 'is', or '(' to look inside the field");
@@ -136,6 +134,7 @@ function variableOf(token: PredicateToken): ValueNode {
   return { kind: 'variable', name: token.text.slice(1), column: token.column };
 }
 
+/** A long token is quoted by its first 40 characters and "...". */
 const MAX_QUOTED_TOKEN = 43;
 
 function unexpected(token: PredicateToken, expected: string): Error {

@@ -74,7 +74,7 @@ describe('parsePredicate: comparisons', () => {
 
   it('records where each part starts', () => {
     const node = parsePredicate('  version  = 1');
-    expect(node).toMatchObject({ column: 3, field: { column: 3 }, value: { column: 14 } });
+    expect(node).toMatchObject({ field: { column: 3 }, value: { column: 14 } });
   });
 });
 
