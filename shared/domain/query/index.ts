@@ -1,4 +1,5 @@
 /** The commercetools query language of the service: `where` predicates and `sort` expressions. */
+export type { DocumentPredicate } from '../language/document-predicate.js';
 export { ParameterError } from '../language/parameter-error.js';
 export { queryableFields } from './field-schema.js';
 export { MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, parsePredicate } from './predicate-parser.js';
@@ -6,7 +7,6 @@ export type * from './predicate-ast.js';
 export {
   compilePredicate,
   compilePredicates,
-  type DocumentPredicate,
   type PredicateOptions,
   type PredicateVariables,
 } from './predicate-evaluator.js';

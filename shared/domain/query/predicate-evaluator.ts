@@ -32,9 +32,6 @@ import {
 import { parsePredicate } from './predicate-parser.js';
 import { queryError } from './query-error.js';
 
-/** Declared with the shared language parts; exported here too, where the query code always found it. */
-export type { DocumentPredicate };
-
 /** Input variables by name (without the `var.` prefix), each with the values of its query parameters. */
 export type PredicateVariables = Readonly<Record<string, readonly string[]>>;
 
@@ -66,11 +63,12 @@ interface Scope {
   readonly path: readonly string[];
 }
 
-/** A field a predicate names, with its full path for messages. */
+/** A field a predicate names, with its full path and the column of its predicate, for messages. */
 interface ResolvedField {
   readonly name: string;
   readonly path: readonly string[];
   readonly schema: FieldModel;
+  readonly column: number;
 }
 
 /** What an operator compares: values of `kind`, held directly or as the elements of an array. */
@@ -132,14 +130,14 @@ class PredicateCompiler {
     const test =
       rest.length === 0
         ? this.compileTest(node, field)
-        : this.nestedTest(field, node.field.column, (inner) => this.compileAlongPath(node, rest, inner));
+        : this.nestedTest(field, (inner) => this.compileAlongPath(node, rest, inner));
     return (target) => test(propertyOf(target, name));
   }
 
   private compileTest(node: FieldPredicateNode, field: ResolvedField): ValueTest {
     switch (node.kind) {
       case 'nested':
-        return this.nestedTest(field, node.field.column, (inner) => this.compile(node.predicate, inner));
+        return this.nestedTest(field, (inner) => this.compile(node.predicate, inner));
       case 'comparison':
         return this.comparisonTest(node, field);
       case 'in':
@@ -157,13 +155,9 @@ class PredicateCompiler {
     }
   }
 
-  private nestedTest(field: ResolvedField, column: number, compileInner: (scope: Scope) => Matcher): ValueTest {
+  private nestedTest(field: ResolvedField, compileInner: (scope: Scope) => Matcher): ValueTest {
     const objectSchema = objectWithin(field.schema);
-    if (!objectSchema) {
-      throw queryError('where', `Field '${pathOf(field)}' is ${describeField(field.schema)}, which has no fields to look into`, {
-        column,
-      });
-    }
+    if (!objectSchema) throw refusal(field, `Field '${pathOf(field)}' is ${describeField(field.schema)}, which has no fields to look into`);
     const inner = compileInner({ schema: objectSchema, path: field.path });
     if (field.schema.kind === 'array') return (value) => Array.isArray(value) && value.some(inner);
     return (value) => inner(isObject(value) ? value : NO_FIELDS);
@@ -171,12 +165,9 @@ class PredicateCompiler {
 
   private comparisonTest(node: ComparisonNode, field: ResolvedField): ValueTest {
     const label = `'${node.operator}'`;
-    const operand = scalarOperand(field, label, node.field.column);
+    const operand = scalarOperand(field, label);
     if (operand.kind === 'boolean' && node.operator !== '=' && node.operator !== '!=') {
-      throw queryError('where', `Operator ${label} does not apply to '${pathOf(field)}', which holds booleans`, {
-        column: node.field.column,
-        expected: "'=' or '!='",
-      });
+      throw refusal(field, `Operator ${label} does not apply to '${pathOf(field)}', which holds booleans`, "'=' or '!='");
     }
     const expected = this.singleValue(node.value, field, operand.kind, label);
     const holds = ORDER_TESTS[node.operator];
@@ -187,7 +178,7 @@ class PredicateCompiler {
   }
 
   private membershipTest(node: InNode, field: ResolvedField): ValueTest {
-    const operand = scalarOperand(field, node.negated ? "'not in'" : "'in'", node.field.column);
+    const operand = scalarOperand(field, node.negated ? "'not in'" : "'in'");
     const candidates = new Set(this.valueList(node.values, field, operand.kind));
     return forAnyElementIf(operand.isArray, (raw) => {
       const actual = comparableValue(operand.kind, raw);
@@ -197,7 +188,7 @@ class PredicateCompiler {
 
   private containsTest(node: ContainsNode | ContainsSomeNode, field: ResolvedField): ValueTest {
     const label = CONTAINS_LABELS[node.kind];
-    const itemKind = arrayItemKind(field, label, node.field.column);
+    const itemKind = arrayItemKind(field, label);
     const wanted =
       node.kind === 'contains' ? [this.singleValue(node.value, field, itemKind, label)] : this.valueList(node.values, field, itemKind);
     const requireAll = node.kind === 'containsAll';
@@ -257,40 +248,39 @@ function resolveField(scope: Scope, name: string, column: number): ResolvedField
   const path = [...scope.path, name];
   const schema = fieldNamed(scope.schema, name);
   if (!schema) throw queryError('where', `Unknown field '${path.join('.')}'`, { column });
-  return { name, path, schema };
+  return { name, path, schema, column };
 }
 
 function pathOf(field: ResolvedField): string {
   return field.path.join('.');
 }
 
+/** A predicate on `field` that does not fit it; the message points at the predicate's field. */
+function refusal(field: ResolvedField, problem: string, expected?: string): Error {
+  return queryError('where', problem, { column: field.column, expected });
+}
+
 /** `is empty` is about arrays; an absent array has no elements, so it is empty. */
 function emptinessTest(node: IsEmptyNode, field: ResolvedField): ValueTest {
   if (field.schema.kind !== 'array') {
     const label = node.negated ? "'is not empty'" : "'is empty'";
-    throw queryError('where', `Operator ${label} needs an array, but '${pathOf(field)}' is ${describeField(field.schema)}`, {
-      column: node.field.column,
-    });
+    throw refusal(field, `Operator ${label} needs an array, but '${pathOf(field)}' is ${describeField(field.schema)}`);
   }
   return (value) => (!Array.isArray(value) || value.length === 0) !== node.negated;
 }
 
-function scalarOperand(field: ResolvedField, operator: string, column: number): ScalarOperand {
+function scalarOperand(field: ResolvedField, operator: string): ScalarOperand {
   const { schema } = field;
   if (isScalar(schema)) return { kind: schema.kind, isArray: false };
   if (schema.kind === 'array' && isScalar(schema.items)) return { kind: schema.items.kind, isArray: true };
-  throw queryError('where', `Operator ${operator} compares values, but '${pathOf(field)}' is ${describeField(schema)}`, {
-    column,
-    expected: objectWithin(schema) ? `'${field.name}(...)' to look inside it` : undefined,
-  });
+  const lookInside = objectWithin(schema) ? `'${field.name}(...)' to look inside it` : undefined;
+  throw refusal(field, `Operator ${operator} compares values, but '${pathOf(field)}' is ${describeField(schema)}`, lookInside);
 }
 
-function arrayItemKind(field: ResolvedField, operator: string, column: number): ScalarKind {
+function arrayItemKind(field: ResolvedField, operator: string): ScalarKind {
   const { schema } = field;
   if (schema.kind === 'array' && isScalar(schema.items)) return schema.items.kind;
-  throw queryError('where', `Operator ${operator} needs an array of values, but '${pathOf(field)}' is ${describeField(schema)}`, {
-    column,
-  });
+  throw refusal(field, `Operator ${operator} needs an array of values, but '${pathOf(field)}' is ${describeField(schema)}`);
 }
 
 function forAnyElementIf(isArray: boolean, test: ValueTest): ValueTest {
