@@ -40,10 +40,17 @@ function tokenize<Kind extends string>(source: string, readToken: TokenReader<Ki
   return tokens;
 }
 
-/** The text `pattern` (sticky) matches at `offset`, if any. */
-export function matchAt(pattern: RegExp, source: string, offset: number): string | undefined {
-  pattern.lastIndex = offset;
-  return pattern.exec(source)?.[0] || undefined;
+/** A language's token kinds, each with the sticky pattern that reads it, in the order they are tried. */
+export type TokenPatterns<Kind extends string> = readonly (readonly [Kind | 'space', RegExp])[];
+
+/** The first kind whose pattern matches at `offset`, and the text it matches. */
+export function matchFirst<Kind extends string>(patterns: TokenPatterns<Kind>, source: string, offset: number) {
+  for (const [kind, pattern] of patterns) {
+    pattern.lastIndex = offset;
+    const text = pattern.exec(source)?.[0];
+    if (text) return { kind, text };
+  }
+  return undefined;
 }
 
 /** The character at `offset` for a message: a whole character, never half a surrogate pair. */

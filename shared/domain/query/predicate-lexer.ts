@@ -3,14 +3,14 @@
  * which a word is), double-quoted strings with JSON's escapes, numbers, `:variables`,
  * comparison operators and punctuation.
  */
-import { characterAt, matchAt, type Lexeme, type Token } from '../language/token-cursor';
+import { characterAt, matchFirst, type Lexeme, type Token, type TokenPatterns } from '../language/token-cursor';
 import { queryError } from './query-error';
 
 export type PredicateKind = 'word' | 'string' | 'number' | 'variable' | 'operator' | '(' | ')' | ',' | '.';
 export type PredicateToken = Token<PredicateKind>;
 
 /** No two kinds start with the same character, so the order only puts the frequent first. */
-const PATTERNS: readonly (readonly [PredicateKind | 'space', RegExp])[] = [
+const PATTERNS: TokenPatterns<PredicateKind> = [
   ['space', /[ \t\n\r]+/y],
   ['word', /[A-Za-z_][A-Za-z0-9_]*/y],
   ['(', /\(/y],
@@ -28,16 +28,14 @@ const STRING_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\',
 
 export function readPredicateToken(source: string, offset: number): Lexeme<PredicateKind> {
   if (source.charAt(offset) === '"') return readString(source, offset);
-  for (const [kind, pattern] of PATTERNS) {
-    const text = matchAt(pattern, source, offset);
-    if (text === undefined) continue;
-    if (kind === 'number') return { kind, length: text.length, value: numberValue(text, source, offset) };
-    // `<>` is read as `!=`.
-    if (kind === 'operator') return { kind, length: text.length, value: text === '<>' ? '!=' : text };
-    if (kind === 'variable' && text.length === 1) throw lexicalError("Expected a variable name after ':'", offset);
-    return { kind, length: text.length };
-  }
-  throw lexicalError(`Unexpected character '${characterAt(source, offset)}'`, offset);
+  const match = matchFirst(PATTERNS, source, offset);
+  if (!match) throw lexicalError(`Unexpected character '${characterAt(source, offset)}'`, offset);
+  const { kind, text } = match;
+  if (kind === 'number') return { kind, length: text.length, value: numberValue(text, source, offset) };
+  // `<>` is read as `!=`.
+  if (kind === 'operator') return { kind, length: text.length, value: text === '<>' ? '!=' : text };
+  if (kind === 'variable' && text.length === 1) throw lexicalError("Expected a variable name after ':'", offset);
+  return { kind, length: text.length };
 }
 
 function numberValue(text: string, source: string, offset: number): number {

@@ -3,7 +3,7 @@
  * `objectTypeProperty.arrayOfIntExample:range(1 to *), 7` reads as the words, symbols and
  * numbers `objectTypeProperty . arrayOfIntExample : range ( 1 to * ) , 7`.
  */
-import { characterAt, matchAt, type Lexeme, type Token } from '../language/token-cursor';
+import { characterAt, matchFirst, type Lexeme, type Token, type TokenPatterns } from '../language/token-cursor';
 import type { ExpressionSource } from './expression-ast';
 import { syntaxError } from './search-error';
 
@@ -11,7 +11,7 @@ export type ExpressionKind = 'word' | 'number' | 'string' | ':' | ',' | '(' | ')
 export type ExpressionToken = Token<ExpressionKind>;
 
 /** No two kinds start with the same character, so the order only puts the frequent first. */
-const PATTERNS: readonly (readonly [ExpressionKind | 'space', RegExp])[] = [
+const PATTERNS: TokenPatterns<ExpressionKind> = [
   ['space', /\s+/y],
   ['word', /[\p{L}_][\p{L}\p{N}_]*/uy],
   ['.', /\./y],
@@ -27,15 +27,13 @@ const PATTERNS: readonly (readonly [ExpressionKind | 'space', RegExp])[] = [
 export function readExpressionToken(source: ExpressionSource, offset: number): Lexeme<ExpressionKind> {
   const { text: expression } = source;
   if (expression.charAt(offset) === '"') return readString(source, offset);
-  for (const [kind, pattern] of PATTERNS) {
-    const text = matchAt(pattern, expression, offset);
-    if (text === undefined) continue;
-    if (kind !== 'number') return { kind, length: text.length };
-    const value = Number(text);
-    if (!Number.isFinite(value)) throw syntaxError(source, `The number ${text} is too large`, offset + 1);
-    return { kind, length: text.length, value };
-  }
-  throw syntaxError(source, `Unexpected character '${characterAt(expression, offset)}'`, offset + 1);
+  const match = matchFirst(PATTERNS, expression, offset);
+  if (!match) throw syntaxError(source, `Unexpected character '${characterAt(expression, offset)}'`, offset + 1);
+  const { kind, text } = match;
+  if (kind !== 'number') return { kind, length: text.length };
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw syntaxError(source, `The number ${text} is too large`, offset + 1);
+  return { kind, length: text.length, value };
 }
 
 /** A double-quoted string; a backslash takes the next character literally. */

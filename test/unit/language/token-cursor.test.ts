@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { characterAt, matchAt, TokenCursor, type Lexeme, type Token } from '../../../shared/domain/language';
+import { characterAt, matchFirst, TokenCursor, type Lexeme, type Token, type TokenPatterns } from '../../../shared/domain/language';
 
 type Kind = 'word' | 'number' | '<' | '<=';
 
@@ -13,7 +13,7 @@ class TestError extends Error {
   }
 }
 
-const PATTERNS: readonly (readonly [Kind | 'space', RegExp])[] = [
+const PATTERNS: TokenPatterns<Kind> = [
   ['space', /\s+/y],
   ['<=', /<=/y],
   ['<', /</y],
@@ -22,11 +22,9 @@ const PATTERNS: readonly (readonly [Kind | 'space', RegExp])[] = [
 ];
 
 function readToken(source: string, offset: number): Lexeme<Kind> {
-  for (const [kind, pattern] of PATTERNS) {
-    const text = matchAt(pattern, source, offset);
-    if (text !== undefined) return { kind, length: text.length, ...(kind === 'number' ? { value: Number(text) } : {}) };
-  }
-  throw new TestError(offset + 1, `no character like '${characterAt(source, offset)}'`);
+  const match = matchFirst(PATTERNS, source, offset);
+  if (!match) throw new TestError(offset + 1, `no character like '${characterAt(source, offset)}'`);
+  return { kind: match.kind, length: match.text.length, ...(match.kind === 'number' ? { value: Number(match.text) } : {}) };
 }
 
 const cursor = (source: string, keywordsIgnoreCase = false) =>
@@ -53,6 +51,11 @@ describe('TokenCursor', () => {
     expect(tokens.accept('<=')).toEqual({ kind: '<=', text: '<=', column: 6, value: '<=' });
     expect(tokens.accept('number')).toEqual({ kind: 'number', text: '42', column: 9, value: 42 });
     expect(tokens.peek()).toEqual({ kind: 'end', text: '', column: 11, value: '' });
+  });
+
+  it('tries the patterns in order: the first that matches wins', () => {
+    const tokens = cursor('<=<');
+    expect([tokens.accept('<=')?.text, tokens.accept('<')?.text, tokens.peek().kind]).toEqual(['<=', '<', 'end']);
   });
 
   it('takes a token only when it is the kind asked for', () => {
