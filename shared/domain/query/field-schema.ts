@@ -27,8 +27,11 @@ export function fieldNamed(scope: ObjectFieldModel, name: string): FieldModel | 
   return field && elementsOf(field).kind !== 'untyped' ? field : undefined;
 }
 
+/** A table over the scalar kinds, so a new one does not compile until it is listed here. */
+const SCALAR_KINDS: Readonly<Record<ScalarKind, true>> = { string: true, number: true, boolean: true, datetime: true };
+
 export function isScalar(field: FieldModel): field is ScalarFieldModel {
-  return field.kind !== 'object' && field.kind !== 'array' && field.kind !== 'untyped';
+  return Object.hasOwn(SCALAR_KINDS, field.kind);
 }
 
 /** The object whose fields can be named inside `field`: the field itself, or its array's elements. */
