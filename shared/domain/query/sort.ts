@@ -23,6 +23,7 @@ interface Word {
   readonly text: string;
   readonly column: number;
 }
+
 const DIRECTIONS: ReadonlyMap<string, Direction> = new Map([
   ['asc', 1],
   ['desc', -1],
