@@ -1,10 +1,10 @@
 /**
- * The tokens of `where` predicates: words (field names and keywords alike; the grammar decides
+ * The tokens of `where` predicates and `sort` expressions: words (field names and keywords alike; the grammar decides
  * which a word is), double-quoted strings with JSON's escapes, numbers, `:variables`,
  * comparison operators and punctuation.
  */
 import { characterAt, matchFirst, type Lexeme, type Token, type TokenPatterns } from '../language/token-cursor';
-import { queryError } from './query-error';
+import { queryError, type QueryParameter } from './query-error';
 
 export type PredicateKind = 'word' | 'string' | 'number' | 'variable' | 'operator' | '(' | ')' | ',' | '.';
 export type PredicateToken = Token<PredicateKind>;
@@ -26,19 +26,24 @@ const PATTERNS: TokenPatterns<PredicateKind> = [
 const NUMBER_CONTINUATION = /[A-Za-z0-9_.]/;
 const STRING_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
-export function readPredicateToken(source: string, offset: number): Lexeme<PredicateKind> {
-  if (source.charAt(offset) === '"') return readString(source, offset);
+/** The token at `offset` of a `where` or `sort` parameter; errors name that parameter. */
+export function readPredicateToken(parameter: QueryParameter, source: string, offset: number): Lexeme<PredicateKind> {
+  const lexicalError = (problem: string, at: number, expected?: string) => queryError(parameter, problem, { column: at + 1, expected });
+  if (source.charAt(offset) === '"') return readString(source, offset, lexicalError);
   const match = matchFirst(PATTERNS, source, offset);
   if (!match) throw lexicalError(`Unexpected character '${characterAt(source, offset)}'`, offset);
   const { kind, text } = match;
-  if (kind === 'number') return { kind, length: text.length, value: numberValue(text, source, offset) };
+  if (kind === 'number') return { kind, length: text.length, value: numberValue(text, source, offset, lexicalError) };
   // `<>` is read as `!=`.
   if (kind === 'operator') return { kind, length: text.length, value: text === '<>' ? '!=' : text };
   if (kind === 'variable' && text.length === 1) throw lexicalError("Expected a variable name after ':'", offset);
   return { kind, length: text.length };
 }
 
-function numberValue(text: string, source: string, offset: number): number {
+/** The error for a malformed token at an offset. */
+type LexicalError = (problem: string, offset: number, expected?: string) => Error;
+
+function numberValue(text: string, source: string, offset: number, lexicalError: LexicalError): number {
   const end = offset + text.length;
   if (NUMBER_CONTINUATION.test(source.charAt(end))) throw lexicalError(`Malformed number '${source.slice(offset, end + 1)}'`, offset);
   const value = Number(text);
@@ -47,7 +52,7 @@ function numberValue(text: string, source: string, offset: number): number {
 }
 
 /** A double-quoted string with JSON's backslash escapes. */
-function readString(source: string, start: number): Lexeme<PredicateKind> {
+function readString(source: string, start: number, lexicalError: LexicalError): Lexeme<PredicateKind> {
   let value = '';
   for (let offset = start + 1; offset < source.length; ) {
     const char = source.charAt(offset);
@@ -69,9 +74,5 @@ function readString(source: string, start: number): Lexeme<PredicateKind> {
       throw lexicalError(`Invalid escape sequence '\\${letter}'`, offset);
     }
   }
-  throw queryError('where', 'Unterminated string', { column: start + 1, expected: 'a closing \'"\'' });
-}
-
-function lexicalError(problem: string, offset: number): Error {
-  return queryError('where', problem, { column: offset + 1 });
+  throw lexicalError('Unterminated string', start, 'a closing \'"\'');
 }

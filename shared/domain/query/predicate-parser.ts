@@ -21,13 +21,12 @@
  * Keywords are case-insensitive, and only keywords where the grammar asks for them, so a field
  * may well be called "key", "empty" or "not".
  */
-import { abbreviate } from '../abbreviate';
 import { fieldPathFrom } from '../language/field-path';
 import { TokenCursor } from '../language/token-cursor';
 import { MAX_PREDICATE_LENGTH } from '../limits';
 import type { ComparisonOperator, FieldPredicateNode, LiteralValue, PredicateNode, ValueNode } from './predicate-ast';
 import { readPredicateToken, type PredicateKind, type PredicateToken } from './predicate-lexer';
-import { queryError } from './query-error';
+import { queryError, unexpectedToken } from './query-error';
 
 export { MAX_PREDICATE_LENGTH };
 /** Groups, not(...) and nested field predicates deeper than this are refused: parsing and the
@@ -41,7 +40,11 @@ export function parsePredicate(source: string): PredicateNode {
   if (source.length > MAX_PREDICATE_LENGTH) {
     throw queryError('where', `Predicate is ${source.length} characters long, more than the ${MAX_PREDICATE_LENGTH} allowed`);
   }
-  const tokens = new TokenCursor(source, { readToken: readPredicateToken, unexpected, keywordsIgnoreCase: true });
+  const tokens = new TokenCursor(source, {
+    readToken: (text, offset) => readPredicateToken('where', text, offset),
+    unexpected: (token, expected) => unexpectedToken('where', token, expected),
+    keywordsIgnoreCase: true,
+  });
   const predicate = disjunction(tokens, 0);
   tokens.expect('end', "'and', 'or' or the end of the predicate");
   return predicate;
@@ -132,12 +135,4 @@ function literalOf(value: LiteralValue['value'], token: PredicateToken): Literal
 
 function variableOf(token: PredicateToken): ValueNode {
   return { kind: 'variable', name: token.text.slice(1), column: token.column };
-}
-
-/** A long token is quoted by its first 40 characters and "...". */
-const MAX_QUOTED_TOKEN = 43;
-
-function unexpected(token: PredicateToken, expected: string): Error {
-  const problem = token.kind === 'end' ? 'Unexpected end of input' : `Unexpected token '${abbreviate(token.text, MAX_QUOTED_TOKEN)}'`;
-  return queryError('where', problem, { column: token.column, expected });
 }

@@ -1,13 +1,20 @@
 /**
  * The `sort` query parameter: each entry is `<field path> asc|desc`, e.g. `createdAt desc` or
- * `objectTypeProperty.arrayOfFloatExample asc`. Entries apply in order; documents they leave
- * tied fall back to `id asc`, so every page of a query comes in the same order.
+ * `objectTypeProperty.arrayOfFloatExample asc`, read with the tokens of `where`:
+ *
+ *   sort := fieldPath ("asc" | "desc") END              -- keywords in any case
+ *
+ * Entries apply in order; documents they leave tied fall back to `id asc`, so every page of a
+ * query comes in the same order.
  */
 import type { FieldModel, ObjectFieldModel, ScalarKind } from '../language/field-model.js';
+import { fieldPathFrom, type FieldPathSyntax } from '../language/field-path.js';
+import { TokenCursor } from '../language/token-cursor.js';
 import { MAX_SORT_LENGTH } from '../limits';
 import { describeField, fieldNamed, isScalar, objectWithin, scalarKindWithin } from './field-schema.js';
 import { type Comparable, comparableValue, compareValues, propertyOf } from './field-values.js';
-import { queryError } from './query-error.js';
+import { readPredicateToken } from './predicate-lexer.js';
+import { queryError, unexpectedToken } from './query-error.js';
 
 export type DocumentComparator = (a: unknown, b: unknown) => number;
 
@@ -18,16 +25,6 @@ interface SortKey {
   readonly kind: ScalarKind;
   readonly direction: Direction;
 }
-
-interface Word {
-  readonly text: string;
-  readonly column: number;
-}
-
-const DIRECTIONS: ReadonlyMap<string, Direction> = new Map([
-  ['asc', 1],
-  ['desc', -1],
-]);
 
 /**
  * A comparator for Array.prototype.sort (which is stable) that orders documents by the given
@@ -49,48 +46,34 @@ function parseSortKey(sort: string, root: ObjectFieldModel): SortKey {
   if (sort.length > MAX_SORT_LENGTH) {
     throw queryError('sort', `Sort expression is ${sort.length} characters long, more than the ${MAX_SORT_LENGTH} allowed`);
   }
-  const [field, direction, extra] = wordsOf(sort);
-  if (!field) throw queryError('sort', 'Empty sort expression', { column: 1, expected: "'<field> asc' or '<field> desc'" });
-  const { path, kind } = resolveSortField(field, root);
-  if (!direction) {
-    throw queryError('sort', `Missing sort direction after '${field.text}'`, { column: sort.length + 1, expected: "'asc' or 'desc'" });
-  }
-  if (extra) throw queryError('sort', `Unexpected '${extra.text}' after the sort direction`, { column: extra.column });
-  return { path, kind, direction: parseDirection(direction) };
-}
-
-function wordsOf(text: string): Word[] {
-  return Array.from(text.matchAll(/\S+/g), (match) => ({ text: match[0], column: match.index + 1 }));
-}
-
-function parseDirection(word: Word): Direction {
-  const direction = DIRECTIONS.get(word.text.toLowerCase());
-  if (direction === undefined) {
-    throw queryError('sort', `Unknown sort direction '${word.text}'`, { column: word.column, expected: "'asc' or 'desc'" });
-  }
-  return direction;
+  const tokens = new TokenCursor(sort, {
+    readToken: (text, offset) => readPredicateToken('sort', text, offset),
+    unexpected: (token, expected) => unexpectedToken('sort', token, expected),
+    keywordsIgnoreCase: true,
+  });
+  const field = fieldPathFrom(tokens.expect('word', "'<field> asc' or '<field> desc'"), tokens);
+  const kind = sortableKind(field, root);
+  const direction = tokens.acceptKeyword('asc') ? 1 : tokens.acceptKeyword('desc') ? -1 : tokens.fail("'asc' or 'desc'");
+  tokens.expect('end', 'the end of the sort expression');
+  return { path: field.segments, kind, direction };
 }
 
 /** A dotted path may pass through objects and arrays of objects, and must end at values. */
-function resolveSortField(word: Word, root: ObjectFieldModel): { path: string[]; kind: ScalarKind } {
-  const path = word.text.split('.');
+function sortableKind({ segments, column }: FieldPathSyntax, root: ObjectFieldModel): ScalarKind {
   let scope = root;
-  for (const [index, name] of path.entries()) {
-    const walked = path.slice(0, index + 1).join('.');
+  for (const [index, name] of segments.entries()) {
+    const walked = segments.slice(0, index + 1).join('.');
     const field = fieldNamed(scope, name);
-    if (!field) throw queryError('sort', `Unknown field '${walked}'`, { column: word.column });
-    if (index === path.length - 1) return { path, kind: sortableKind(field, walked, word.column) };
+    if (!field) throw queryError('sort', `Unknown field '${walked}'`, { column });
+    if (index === segments.length - 1) return valueKind(field, walked, column);
     const inner = objectWithin(field);
-    if (!inner) {
-      throw queryError('sort', `Unknown field '${path.join('.')}': '${walked}' is ${describeField(field)}`, { column: word.column });
-    }
+    if (!inner) throw queryError('sort', `Unknown field '${segments.join('.')}': '${walked}' is ${describeField(field)}`, { column });
     scope = inner;
   }
-  // Not reached: split() always yields at least one name, and the last one returns above.
-  throw queryError('sort', 'Empty sort expression', { column: word.column });
+  throw new Error('A field path has at least one name');
 }
 
-function sortableKind(field: FieldModel, path: string, column: number): ScalarKind {
+function valueKind(field: FieldModel, path: string, column: number): ScalarKind {
   const kind = scalarKindWithin(field);
   if (kind === undefined) {
     throw queryError('sort', `Cannot sort by '${path}', which is ${describeField(field)}`, {
