@@ -3,8 +3,8 @@
  * which a word is), double-quoted strings with JSON's escapes, numbers, `:variables`,
  * comparison operators and punctuation.
  */
-import { characterAt, matchFirst, type Lexeme, type Token, type TokenPatterns } from '../language/token-cursor';
-import { queryError, type QueryParameter } from './query-error';
+import { characterAt, matchFirst, TokenCursor, type Lexeme, type Token, type TokenPatterns } from '../language/token-cursor';
+import { queryError, unexpectedToken, type QueryParameter } from './query-error';
 
 export type PredicateKind = 'word' | 'string' | 'number' | 'variable' | 'operator' | '(' | ')' | ',' | '.';
 export type PredicateToken = Token<PredicateKind>;
@@ -26,8 +26,16 @@ const PATTERNS: TokenPatterns<PredicateKind> = [
 const NUMBER_CONTINUATION = /[A-Za-z0-9_.]/;
 const STRING_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
 
-/** The token at `offset` of a `where` or `sort` parameter; errors name that parameter. */
-export function readPredicateToken(parameter: QueryParameter, source: string, offset: number): Lexeme<PredicateKind> {
+/** The tokens of a `where` or `sort` parameter; errors name that parameter. Keywords ignore case. */
+export function predicateTokens(parameter: QueryParameter, source: string): TokenCursor<PredicateKind> {
+  return new TokenCursor(source, {
+    readToken: (text, offset) => readToken(parameter, text, offset),
+    unexpected: (token, expected) => unexpectedToken(parameter, token, expected),
+    keywordsIgnoreCase: true,
+  });
+}
+
+function readToken(parameter: QueryParameter, source: string, offset: number): Lexeme<PredicateKind> {
   const lexicalError = (problem: string, at: number, expected?: string) => queryError(parameter, problem, { column: at + 1, expected });
   if (source.charAt(offset) === '"') return readString(source, offset, lexicalError);
   const match = matchFirst(PATTERNS, source, offset);

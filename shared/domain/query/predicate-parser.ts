@@ -22,11 +22,11 @@
  * may well be called "key", "empty" or "not".
  */
 import { fieldPathFrom } from '../language/field-path';
-import { TokenCursor } from '../language/token-cursor';
+import type { TokenCursor } from '../language/token-cursor';
 import { MAX_PREDICATE_LENGTH } from '../limits';
 import type { ComparisonOperator, FieldPredicateNode, LiteralValue, PredicateNode, ValueNode } from './predicate-ast';
-import { readPredicateToken, type PredicateKind, type PredicateToken } from './predicate-lexer';
-import { queryError, unexpectedToken } from './query-error';
+import { predicateTokens, type PredicateKind, type PredicateToken } from './predicate-lexer';
+import { queryError } from './query-error';
 
 export { MAX_PREDICATE_LENGTH };
 /** Groups, not(...) and nested field predicates deeper than this are refused: parsing and the
@@ -40,11 +40,7 @@ export function parsePredicate(source: string): PredicateNode {
   if (source.length > MAX_PREDICATE_LENGTH) {
     throw queryError('where', `Predicate is ${source.length} characters long, more than the ${MAX_PREDICATE_LENGTH} allowed`);
   }
-  const tokens = new TokenCursor(source, {
-    readToken: (text, offset) => readPredicateToken('where', text, offset),
-    unexpected: (token, expected) => unexpectedToken('where', token, expected),
-    keywordsIgnoreCase: true,
-  });
+  const tokens = predicateTokens('where', source);
   const predicate = disjunction(tokens, 0);
   tokens.expect('end', "'and', 'or' or the end of the predicate");
   return predicate;

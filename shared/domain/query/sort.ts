@@ -9,12 +9,11 @@
  */
 import type { FieldModel, ObjectFieldModel, ScalarKind } from '../language/field-model.js';
 import { fieldPathFrom, type FieldPathSyntax } from '../language/field-path.js';
-import { TokenCursor } from '../language/token-cursor.js';
 import { MAX_SORT_LENGTH } from '../limits';
 import { describeField, fieldNamed, isScalar, objectWithin, scalarKindWithin } from './field-schema.js';
 import { type Comparable, comparableValue, compareValues, propertyOf } from './field-values.js';
-import { readPredicateToken } from './predicate-lexer.js';
-import { queryError, unexpectedToken } from './query-error.js';
+import { predicateTokens } from './predicate-lexer.js';
+import { queryError } from './query-error.js';
 
 export type DocumentComparator = (a: unknown, b: unknown) => number;
 
@@ -46,11 +45,7 @@ function parseSortKey(sort: string, root: ObjectFieldModel): SortKey {
   if (sort.length > MAX_SORT_LENGTH) {
     throw queryError('sort', `Sort expression is ${sort.length} characters long, more than the ${MAX_SORT_LENGTH} allowed`);
   }
-  const tokens = new TokenCursor(sort, {
-    readToken: (text, offset) => readPredicateToken('sort', text, offset),
-    unexpected: (token, expected) => unexpectedToken('sort', token, expected),
-    keywordsIgnoreCase: true,
-  });
+  const tokens = predicateTokens('sort', sort);
   const field = fieldPathFrom(tokens.expect('word', "'<field> asc' or '<field> desc'"), tokens);
   const kind = sortableKind(field, root);
   const direction = tokens.acceptKeyword('asc') ? 1 : tokens.acceptKeyword('desc') ? -1 : tokens.fail("'asc' or 'desc'");
