@@ -231,12 +231,13 @@ describe('the reindex', () => {
 
   it('goes on from its cursor, run after run, to the same result', async () => {
     const { projectKey, staleIds } = await projectWithStaleEntries('reindex-cursor', 10, 3);
-    const indexing = reindexing({ batch: 3, window: 4 });
+    const indexing = reindexing({ batch: 2, window: 5 });
     let runs = 0;
     let cursor: string | undefined;
     let removed = 0;
     do {
-      // Each run stops after its first batch, as one near its function's timeout.
+      // Each run stops after its first batch, as one near its function's timeout: inside a window, so that
+      // only the index entries the table read has passed may be marked deleted.
       const progress = await indexing.reindex(projectKey, { cursor, keepGoing: () => false });
       cursor = progress.cursor;
       removed += progress.removed;
