@@ -15,7 +15,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import { indexChanges } from '../functions/index-changes/function';
 import type { ReindexEvent } from '../functions/index-changes/handler';
+import { asFunction, enforceTableGrants } from '../local/table-access';
 import type { ReindexProgress } from '../shared/services/search-indexing';
 import { STORE_OPTIONS, STORE_USAGE, UsageError, commandOf, resolveServiceTable, runCli, storeOptionsOf, type StoreOptions } from './service-table';
 
@@ -97,9 +99,11 @@ async function inThisProcess(options: StoreOptions) {
       : {}),
   });
   const { handler } = await import('../functions/index-changes/handler');
-  const { searchPool } = await import('../shared/composition-root');
+  const { dynamoDb, searchPool } = await import('../shared/composition-root');
+  // As in the local stack: the table refuses what the function's permissions would not let it do in AWS.
+  enforceTableGrants(dynamoDb());
   return {
-    run: ((event) => handler(event)) as Run,
+    run: ((event) => asFunction(indexChanges, () => handler(event))) as Run,
     where: `table ${table.tableName}${table.endpoint ? ` at ${table.endpoint}` : ''} (from ${table.source})`,
     close: () => searchPool().end(),
   };
