@@ -4,7 +4,7 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
@@ -175,6 +175,7 @@ describe('the stream feed', () => {
     const project = uniqueProject('engine-down');
     const consume = await handler();
     const { indexChanges } = await import('../../functions/index-changes/function');
+    const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     engineSwitch.up = false;
     // The engine's pool keeps connections: those made before are cut too.
     for (const socket of engineSwitch.sockets) socket.destroy();
@@ -191,6 +192,7 @@ describe('the stream feed', () => {
       await store.update(project, resource.id, 1, { someProperty: 'changed' });
       await until(async () => engineSwitch.refused - refusedBefore, (refused) => refused >= 3, 'the batch to be tried and refused a few times');
       expect(await indexRow(project, resource.id)).toBeUndefined();
+      expect(reported).toHaveBeenCalledWith(expect.stringContaining(`change stream (${indexChanges.name}): Error`));
 
       engineSwitch.up = true;
       const row = await until(() => indexRow(project, resource.id), (found) => found?.version === 2, 'the batch once the engine is back');
@@ -198,6 +200,7 @@ describe('the stream feed', () => {
     } finally {
       engineSwitch.up = true;
       await stream.stop();
+      reported.mockRestore();
     }
   });
 });
