@@ -1,6 +1,9 @@
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
+/** The longest wait before polling again after failures: an engine back up is read from within this. */
+const FAILED_POLL_MAX_WAIT_MS = 2_000;
+
 /** What the consumer answers for a batch: the first record it could not handle (Lambda's ReportBatchItemFailures). */
 export type ConsumeBatch = (event: { Records: _Record[] }) => Promise<{ batchItemFailures: { itemIdentifier: string }[] }>;
 
@@ -80,14 +83,21 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     }
   }
 
+  const pollEveryMs = options.pollEveryMs ?? 100;
   const running = (async () => {
+    // Failures in a row: the wait after one doubles, up to FAILED_POLL_MAX_WAIT_MS.
+    let failures = 0;
     while (!stopped) {
-      await poll().catch((error: unknown) => {
-        // The consumer or an engine failed: the shards start again from their recorded positions.
-        iterators.clear();
-        if (!stopped) console.error(`change stream (${options.consumer}): ${String(error)}`);
-      });
-      await new Promise((resolve) => setTimeout(resolve, options.pollEveryMs ?? 100));
+      await poll().then(
+        () => void (failures = 0),
+        (error: unknown) => {
+          // The consumer or an engine failed: the shards start again from their recorded positions.
+          failures++;
+          iterators.clear();
+          if (!stopped) console.error(`change stream (${options.consumer}): ${String(error)}`);
+        },
+      );
+      await new Promise((resolve) => setTimeout(resolve, Math.min(pollEveryMs * 2 ** failures, Math.max(pollEveryMs, FAILED_POLL_MAX_WAIT_MS))));
     }
   })();
   return {

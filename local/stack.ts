@@ -11,6 +11,7 @@ import { deliverChanges } from '../functions/deliver-changes/function';
 import { indexChanges } from '../functions/index-changes/function';
 import type { Delivery } from '../shared/services/subscription-delivery';
 import type { Subscription } from '../shared/domain/subscriptions/subscription';
+import type { StreamRecord } from '../shared/aws/table-stream';
 import { startChangeStream, type ConsumeBatch } from './change-stream';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
@@ -97,7 +98,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
-    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url }, null, 2));
+    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url, searchDatabaseUrl: postgres.url }, null, 2));
     process.env.LOCAL_MODE = 'true';
     const url = `http://localhost:${options.port}`;
     // The handlers read their configuration from the environment, exactly as in Lambda.
@@ -210,7 +211,7 @@ async function startIndexing(endpoint: string, streamArn: string) {
     streamsEndpoint: endpoint,
     streamArn,
     table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
-    consume: ((event) => asFunction(indexChanges, () => handler(event as Parameters<typeof handler>[0]))) as ConsumeBatch,
+    consume: (event) => asFunction(indexChanges, () => handler({ Records: event.Records as StreamRecord[] })),
   });
 }
 

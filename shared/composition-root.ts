@@ -14,6 +14,7 @@ import { ImageService } from './services/image-service';
 import { JsonValueService } from './services/json-value-service';
 import { ResourceQueryService } from './services/query-service';
 import { ResourceSearchService } from './services/search-service';
+import { SearchIndexing } from './services/search-indexing';
 import { ResourceEditService } from './services/resource-edit-service';
 import { ResourceService } from './services/resource-service';
 import { SubscriptionDelivery } from './services/subscription-delivery';
@@ -32,8 +33,10 @@ import { DynamoDbSubscriptionStore } from './store/dynamodb/subscription-store';
 import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
 import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
 import type { ExtensionStore } from './store/extension-store';
+import { PostgresSearchIndexContents } from './store/postgres/search-index-contents';
 import { PostgresSearchIndexWriter } from './store/postgres/search-index-writer';
 import type { SearchIndexWriter } from './store/search-index';
+import type { SearchIndexContents } from './store/search-index-contents';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
 import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
@@ -88,6 +91,7 @@ export const imageStorage = /* @__PURE__ */ once(
 /** Per project: where Powertools keeps the records of Idempotency-Keys (shared/http/idempotency-keys.ts). */
 export const idempotencyRecords = (projectKey: string) => idempotencyRecordsOf(dynamoDb(), config.tableName, projectKey);
 export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => new PostgresSearchIndexWriter(searchPool()));
+export const searchIndexContents = /* @__PURE__ */ once((): SearchIndexContents => new PostgresSearchIndexContents(searchPool()));
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------
@@ -122,6 +126,7 @@ export const resourceService = /* @__PURE__ */ once(() => new ResourceService(re
 export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditService(resourceStore()));
 export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceQueryStore()));
 export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceQueryStore()));
+export const searchIndexing = /* @__PURE__ */ once(() => new SearchIndexing(resourceQueryStore(), searchIndexWriter(), searchIndexContents()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const uploadTicketService = /* @__PURE__ */ once(() => new UploadTicketService(pendingUploadSigner(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));

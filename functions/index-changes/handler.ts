@@ -1,22 +1,48 @@
 import { tableChangesOf, type StreamRecord } from '../../shared/aws/table-stream';
-import { searchIndexWriter } from '../../shared/composition-root';
+import { searchIndexing, searchIndexWriter } from '../../shared/composition-root';
 import type { TableChange } from '../../shared/domain/subscriptions/notification';
 import { toResource } from '../../shared/store/dynamodb/resource-items';
 import type { IndexChange } from '../../shared/store/search-index';
+import type { ReindexProgress } from '../../shared/services/search-indexing';
 
 const PROJECT = /^PROJECT#(.+)$/;
+
+/** What a reindex run leaves of the function's time: enough to write its last batch and answer. */
+const REINDEX_RESERVE_MS = 60_000;
+
+/** `npm run search -- reindex` (scripts/search-cli.ts): one project, from a cursor; the answer says where to go on. */
+export interface ReindexEvent {
+  reindex: { projectKey: string; cursor?: string };
+}
 
 /**
  * The table's stream, a batch of records in order per shard: each write of a resource becomes a
  * put (the resource as written) or a delete (the version it had); other items are passed over. The
  * batch is applied in one transaction, so a failure gives the whole batch again, which the index
  * takes as often as it comes (it keeps the newest version of each resource).
+ *
+ * Or a reindex run, invoked by the operator CLI: only functions in the VPC reach the engine.
  */
-export const handler = async (event: { Records: StreamRecord[] }) => {
+export async function handler(event: { Records: StreamRecord[] }): Promise<{ batchItemFailures: [] }>;
+export async function handler(event: ReindexEvent, context?: { getRemainingTimeInMillis(): number }): Promise<ReindexProgress>;
+export async function handler(event: { Records: StreamRecord[] } | ReindexEvent, context?: { getRemainingTimeInMillis(): number }) {
+  if ('reindex' in event) return reindex(event, context);
   const changes = tableChangesOf(event.Records).map(indexChangeOf).filter((change) => change !== undefined);
   if (changes.length > 0) await searchIndexWriter().apply(changes);
   return { batchItemFailures: [] };
-};
+}
+
+function reindex({ reindex: run }: ReindexEvent, context?: { getRemainingTimeInMillis(): number }): Promise<ReindexProgress> {
+  if (typeof run?.projectKey !== 'string' || run.projectKey === '' || (run.cursor !== undefined && typeof run.cursor !== 'string')) {
+    throw new Error('A reindex event is { reindex: { projectKey: string, cursor?: string } }');
+  }
+  // Half the time left when that is less than the reserve (a short timeout still makes progress).
+  const reserve = context ? Math.min(REINDEX_RESERVE_MS, context.getRemainingTimeInMillis() / 2) : 0;
+  return searchIndexing().reindex(run.projectKey, {
+    cursor: run.cursor,
+    keepGoing: () => !context || context.getRemainingTimeInMillis() > reserve,
+  });
+}
 
 function indexChangeOf(change: TableChange): IndexChange | undefined {
   const item = change.newImage ?? change.oldImage;

@@ -10,7 +10,14 @@ import type { SearchDatabaseSettings } from '../config';
 export function createPostgresPool(settings: SearchDatabaseSettings): pg.Pool {
   // One connection per Lambda instance is all a function uses; locally one process serves every handler.
   const common = { max: 'url' in settings ? 10 : 1, idleTimeoutMillis: 60_000, connectionTimeoutMillis: 5_000 };
-  if ('url' in settings) return new pg.Pool({ connectionString: settings.url, ...common });
+  const pool = 'url' in settings ? new pg.Pool({ connectionString: settings.url, ...common }) : iamPool(settings, common);
+  // An idle connection the engine drops (a pausing cluster, a restart) is an 'error' event: without
+  // a listener it would end the process. The pool discards it; the next query connects anew.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+function iamPool(settings: Exclude<SearchDatabaseSettings, { url: string }>, common: pg.PoolConfig): pg.Pool {
   const signer = new Signer({ hostname: settings.host, port: settings.port, username: settings.user });
   return new pg.Pool({
     ...common,
