@@ -3,7 +3,7 @@ import { QueryError, compileSort, resourceFields, type FieldSchema } from '../..
 
 const schema = resourceFields();
 
-/** Resources shaped like examples/object-test-type.json, ids in the order a < b < c < d < e. */
+/** Resources shaped like test/fixtures/examples/object-test-type-draft.json, ids in the order a < b < c < d < e. */
 const resources = {
   a: {
     id: '10000000-0000-4000-8000-000000000000',
