@@ -59,6 +59,14 @@ describe('the events the local gateway hands the handlers', () => {
       { status: 401, code: expect.any(String), correlationId: expect.any(String) },
     ]);
   });
+
+  it("the gateway's own refusals carry the caller's correlation id when it is a sane token, else a new one, as the handlers' answers do", async () => {
+    const gateway = createGateway({ endpoints, fallback, loadHandler: async () => async () => ({ statusCode: 200, body: '{}' }), authorizer: async () => ({ isAuthorized: false, context: undefined as never }) });
+    const refusedWith = async (correlationId: string) =>
+      (await gateway.answer({ method: 'GET', url: '/demo/resource', headers: { 'x-correlation-id': correlationId }, body: Buffer.alloc(0) })).headers!['X-Correlation-ID'];
+    expect(await refusedWith('shop-checkout:42')).toBe('shop-checkout:42');
+    expect(await refusedWith('two words')).toMatch(/^projects-[0-9a-f-]{36}$/);
+  });
 });
 
 describe("Lambda's 6,291,456-byte synchronous payload: a larger event never reaches the function", () => {
