@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
-import type { GatewayRequest } from '../local/gateway';
+import type { GatewayRequest } from '../local/lambda-events';
 import type { LocalStack } from '../local/stack';
 
 /** What an invocation may use: the running local stack, a token, the bench client and its project. */

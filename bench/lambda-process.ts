@@ -4,7 +4,8 @@ import { promisify } from 'node:util';
 import { basename, join } from 'node:path';
 import { build, type Metafile } from 'esbuild';
 import { functionEntry, lambdaEsbuildOptions, projectRoot } from '../infra/bundling';
-import { createGateway, type AuthorizerHandler, type GatewayRequest } from '../local/gateway';
+import { createGateway } from '../local/gateway';
+import type { AuthorizerHandler, GatewayRequest } from '../local/lambda-events';
 import { endpoints, fallback, functions } from '../functions/endpoints';
 
 /**

@@ -1,5 +1,5 @@
 import { access, constants, mkdir, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import { hashSecret, isClientId } from '../shared/auth/client-secrets';
@@ -19,7 +19,9 @@ import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
 import { startPostgresLocal } from './postgres-local';
 import { startS3Local } from './s3-local';
-import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
+import { createGateway } from './gateway';
+import type { AuthorizerHandler, RouteHandler } from './lambda-events';
+import { gatewayServer, type AnsweredRequest } from './http-server';
 import { LocalStartError } from './local-start-error';
 import { asFunction, enforceTableGrants } from './table-access';
 import { ensureLocalSigningKey } from './signing-key';
@@ -129,9 +131,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const devClientScopes = await registerDevClient(options.devClient);
 
     progress('starting the gateway');
-    const gateway = await createLocalGateway(options.onAnswered);
-    const server = createServer((request, response) => void gateway.handle(request, response));
-    server.on('clientError', gateway.answerUnparsed); // Node's own bare 400/431 → the service's error shape
+    const server = gatewayServer(await createLocalGateway(), options.onAnswered);
     await listen(server, options.port, options.host);
     progress('starting the change stream');
     const changeStreams = [await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered), await startIndexing(dynamoDb.endpoint, streamArn)];
@@ -161,7 +161,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
  * The gateway in front of this process's handlers. The handlers read their configuration from
  * the environment, so set it first (startLocalStack does; in-process tests do it themselves).
  */
-export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) => void) {
+export async function createLocalGateway() {
   const handlers = await loadHandlers([...endpoints, fallback]);
   // Each function reaches the table only as its declared permissions let it in AWS (IAM's rules).
   enforceTableGrants((await import('../shared/composition-root')).dynamoDb());
@@ -171,7 +171,6 @@ export async function createLocalGateway(onAnswered?: (answer: AnsweredRequest) 
     fallback,
     loadHandler: async (endpoint) => handlers.get(endpoint)!,
     authorizer: (event, context) => asFunction(authorizerDeclaration, () => authorizer(event, context)),
-    onAnswered,
     // CORS_ORIGINS: the local counterpart of `-c corsOrigins` (shared/http/cors.ts).
     corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
   });

@@ -14,6 +14,7 @@ import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings
 import { generateClientId, generateSecret, hashSecret } from '../shared/auth/client-secrets';
 import type { ApiClient } from '../shared/store/client-store';
 import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
+import { unknownKind } from '../shared/domain/unknown-kind';
 import { USAGE, UsageError, parseClientCliArgs, type ClientCommand } from './client-cli-args';
 import { openServiceTable, type StoreOptions } from './service-table';
 
@@ -32,6 +33,8 @@ async function main(argv: string[]): Promise<void> {
     case 'revoke':
     case 'unlock':
       return revokeOrUnlock(command);
+    default:
+      return unknownKind(command, 'command');
   }
 }
 

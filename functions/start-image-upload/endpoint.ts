@@ -11,8 +11,8 @@ const START_UPLOAD_QUERY: ParameterSpecs = {
 };
 
 /**
- * POST /{projectKey}/resource/images/uploads: step 1 of the two-step upload of larger images
- * (beyond the interface, so no row) — answers a presigned S3 URL.
+ * POST /{projectKey}/resource/images/uploads: step 1 of the two-step upload, for images larger
+ * than POST /{projectKey}/resource/images takes in one request — answers a presigned S3 URL.
  */
 export const startImageUpload = defineEndpoint({
   name: 'start-image-upload',

@@ -2,6 +2,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Destination } from '../domain/subscriptions/subscription';
+import { unknownKind } from '../domain/unknown-kind';
 import type { CloudDestinations, Delivery } from '../services/subscription-delivery';
 import { requestHandler } from './request-timeouts';
 import { withoutSdkLogging } from './sdk-logging';
@@ -48,7 +49,11 @@ export class AwsDestinations implements CloudDestinations {
         );
         // PutEvents answers 200 with the entries it refused.
         if (answer.FailedEntryCount) throw new Error(`EventBridge refused the event: ${answer.Entries?.[0]?.ErrorCode} ${answer.Entries?.[0]?.ErrorMessage}`);
+        return;
       }
+      default:
+        // Returning would count the notification as delivered.
+        return unknownKind(destination, 'destination type');
     }
   }
 

@@ -3,10 +3,11 @@ import * as z from 'zod/mini';
 /**
  * The body of POST /{projectKey}/resource/artificially-complex/path/uri-parameter-one={one}/{two}.
  *
- * The interface types every field but says none is required. This service decides: the body must
+ * The Generic Resource Service types every field but makes none required. This service decides: the body must
  * name a resource by `id` or `key` (the answer is that resource's `objectTypeProperty`), every
  * other field — at every level — is optional, and unknown fields are refused. Date-times are
- * ISO 8601 with a time zone (`Z` or an offset); `version` is a string, as the interface gives it.
+ * ISO 8601 with a time zone (`Z` or an offset); `version` is a string, as in
+ * test/fixtures/examples/out-of-order-properties-test-type.json.
  */
 
 /** `createdBy` / `lastModifiedBy`: who made the change. */
@@ -29,7 +30,7 @@ const fields = z.strictObject({
   eigthProperty: z.optional(z.string()),
   ninthProperty: z.optional(z.string()),
   tenthProperty: z.optional(z.string()),
-  /** Spelled so in the interface. */
+  /** Spelled so by the Generic Resource Service (and test/fixtures/examples/out-of-order-properties-test-type.json). */
   eleventhPropery: z.optional(z.string()),
   twelthProperty: z.optional(z.string()),
   thirteenthProperty: z.optional(z.string()),

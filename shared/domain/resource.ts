@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { RESOURCE_KEY_PATTERN } from './resource-address';
 
 /**
- * The resource of this service: the interface's ObjectTestType plus the fields every resource of
+ * The resource of this service: the Generic Resource Service's ObjectTestType plus the fields every resource of
  * the commercetools family carries (id, key, version, timestamps) and what update actions set.
  * These schemas are the single definition of the types: requests are validated with them, the
  * predicate and search engines read field types from their JSON Schema, and OpenAPI is built
@@ -78,7 +78,7 @@ export const ObjectTestType = z.strictObject({
 });
 export type Resource = z.infer<typeof ObjectTestType>;
 
-/** The interface's own ObjectTestType (`{version, objectTypeProperty}`), as the unionParameter of GET /{projectKey}/resource takes it. */
+/** The Generic Resource Service's own ObjectTestType (`{version, objectTypeProperty}`), as the unionParameter of GET /{projectKey}/resource takes it. */
 export const InterfaceObjectTestType = z.strictObject({
   version: z.optional(z.number()),
   objectTypeProperty: ArrayTestType,

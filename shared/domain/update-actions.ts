@@ -16,7 +16,7 @@ export const updateActions = {
     z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: TextValue }),
     ({ someProperty }) => ({ someProperty }),
   ),
-  /** Beyond the interface: sets the key, or removes it when `key` is absent. */
+  /** This service's own (the Generic Resource Service has no action for the key): sets the key, or removes it when `key` is absent. */
   setKey: action(z.strictObject({ action: z.literal('setKey'), key: z.optional(ResourceKey) }), ({ key }) => ({ key: key ?? null })),
 };
 

@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import type { SchemaName } from './contract/schemas';
 import { abbreviate } from '../domain/abbreviate';
+import { unknownKind } from '../domain/unknown-kind';
 import { invalidInput } from './errors';
 import { parseDecimal, parseInteger, rangeText, type QueryParameters } from '../domain/query-parameters';
 
@@ -89,6 +90,8 @@ function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
       if (parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
       return spec.shape ? spec.shape.accepts(parsed) : true;
     }
+    default:
+      return unknownKind(type, 'parameter type');
   }
 }
 

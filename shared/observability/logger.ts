@@ -17,7 +17,7 @@ const LEVELS = { TRACE: 0, DEBUG: 1, INFO: 2, WARN: 3, ERROR: 4, FATAL: 5 } as c
 export type LogLevel = keyof typeof LEVELS;
 type Fields = Record<string, unknown>;
 
-/** What a request line says: the fields issue 14 asks of it, under short, readable keys. */
+/** What a request line says, under short, readable keys: what an operator asks of one request, and what the stack's metric filters count (infra/constructs/monitoring.ts). */
 export interface RequestRecord {
   route: string;
   status: number;

@@ -7,7 +7,7 @@ const example = JSON.parse(
   readFileSync(new URL('../fixtures/examples/out-of-order-properties-test-type.json', import.meta.url), 'utf8'),
 ) as Record<string, unknown>;
 
-/** The spec example naming a real resource: its id is not one, so id/key are replaced (or removed when undefined). */
+/** test/fixtures/examples/out-of-order-properties-test-type.json naming a real resource: its id is not one, so id/key are replaced (or removed when undefined). */
 function bodyWith(overrides: Record<string, unknown>): Record<string, unknown> {
   const body: Record<string, unknown> = { ...structuredClone(example), ...overrides };
   for (const [field, value] of Object.entries(overrides)) if (value === undefined) delete body[field];

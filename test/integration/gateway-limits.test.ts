@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { LOCAL_HEADER_LIMIT_BYTES } from '../../local/gateway';
+import { LOCAL_HEADER_LIMIT_BYTES } from '../../shared/domain/limits';
 import { baseUrl, call } from './api-client';
 
 /**

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { paginateListObjectsV2, S3Client } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../local/gateway';
+import { LAMBDA_PAYLOAD_LIMIT_BYTES } from '../../local/lambda-events';
 import { LOCAL_IMAGES_BUCKET } from '../../local/stack';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE } from '../../shared/domain/images/image-file';
 import type { Image } from '../../shared/domain/images/variant';

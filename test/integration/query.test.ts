@@ -116,7 +116,7 @@ describe('paged query (GET /{projectKey}/resource and …/sorted-query-parameter
       'unionParameter=1.5',
       'unionParameter=2024-01-02T03:04:05Z',
       `unionParameter=${encodeURIComponent(JSON.stringify({ version: 1, objectTypeProperty: draftExample.objectTypeProperty }))}`,
-      // Shaped like ObjectTestType; only a stored resource must also hold unique values (docs/api.md).
+      // Shaped like ObjectTestType; only a stored resource must also hold unique values (docs/design.md).
       `unionParameter=${encodeURIComponent('{"objectTypeProperty":{"arrayOfUniqueIntExample":[1,1]}}')}`,
     ];
     for (const parameter of union) expect((await get(`?${parameter}&limit=1`)).status, parameter).toBe(200);

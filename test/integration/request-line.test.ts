@@ -30,7 +30,7 @@ async function linesOf<T>(run: () => Promise<T>): Promise<{ result: T; lines: Re
   return { result, lines: text.split('\n').filter(Boolean).map((line) => JSON.parse(line)), text };
 }
 
-describe('one INFO line per request, with every field issue 14 asks for, and the code of a refusal', () => {
+describe('one INFO line per request: route, status, latency, project, client id, correlation id, and the code of a refusal', () => {
   beforeAll(async () => {
     for (let created = 0; created < 3; created++) await gateway.send('POST', '/demo/resource', { key: uniqueKey(), ...draftExample });
   });

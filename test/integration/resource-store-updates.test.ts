@@ -8,7 +8,7 @@ import { localTable } from './test-clients';
 /**
  * The store writes whatever fields an update's net changes name (an update action is its schema
  * and the fields it sets, nothing in the store): checked on DynamoDB Local with a field no
- * action of the interface sets.
+ * update action sets.
  */
 describe('the resource store writes the net changes of an update, whatever fields they name', () => {
   const store = () => new DynamoDbResourceStore(localTable().db, localTable().tableName);

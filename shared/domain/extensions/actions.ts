@@ -1,5 +1,5 @@
 /**
- * The extension actions of the interface (POST and GET `/{projectKey}/resource/namespace-action`, GET `…/namespace-action-with-example`). The action name is the last segment of
+ * The extension actions (POST and GET `/{projectKey}/resource/namespace-action`, GET `…/namespace-action-with-example`). The action name is the last segment of
  * its path: `/{projectKey}/resource/<action>`.
  */
 export const EXTENSION_ACTIONS = ['namespace-action', 'namespace-action-with-example'] as const;

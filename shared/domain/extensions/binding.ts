@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { EXTENSION_ACTIONS } from './actions';
+import { unknownKind } from '../unknown-kind';
 
 /**
  * A project's binding of an extension action to what answers it: an HTTP(S) endpoint, a Lambda
@@ -107,5 +108,7 @@ export function describeTarget(target: ExtensionTarget): string {
       return `Lambda function ${target.functionName}`;
     case 'static':
       return `static document (${Buffer.byteLength(JSON.stringify(target.document))} bytes, status ${target.statusCode})`;
+    default:
+      return unknownKind(target, 'extension target kind');
   }
 }

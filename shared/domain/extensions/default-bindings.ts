@@ -3,8 +3,8 @@ import type { JsonValue, StaticTarget } from './binding';
 
 /**
  * The cart that `GET /{projectKey}/resource/namespace-action-with-example` declares as
- * its example: a copy of the spec's `examples/action-success.json`, kept in source because the
- * spec folder is not deployed.
+ * its example: a copy of test/fixtures/examples/action-success.json, kept in source because a
+ * function's bundle carries no test fixtures.
  */
 export const CART_EXAMPLE: JsonValue = {
   "cartId": "534a5f86-ea14-4b54-b2da-62a0672707e1",

@@ -22,7 +22,7 @@ export type Variant = z.infer<typeof Variant>;
 
 /**
  * The answer of POST /{projectKey}/resource/images: the variant with the addresses of its images, each fetchable;
- * `id` a string, as the interface's Variant has it.
+ * `id` a string, as the Generic Resource Service's Variant has it.
  */
 export const VariantAnswer = z.object({
   id: z.string(),

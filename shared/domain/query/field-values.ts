@@ -3,6 +3,7 @@
  * reading a document's properties, and reducing values to what they compare by.
  */
 import type { ScalarKind } from '../language/field-model';
+import { unknownKind } from '../unknown-kind';
 
 /** A field value reduced to what it compares by: date-times become epoch milliseconds. */
 export type Comparable = string | number | boolean;
@@ -31,8 +32,11 @@ export function comparableValue(kind: ScalarKind, raw: unknown): Comparable | un
       return typeof raw === 'string' ? instantOf(raw) : undefined;
     case 'number':
       return typeof raw === 'number' && Number.isFinite(raw) ? raw : undefined;
-    default:
+    case 'string':
+    case 'boolean':
       return typeof raw === kind ? (raw as Comparable) : undefined;
+    default:
+      return unknownKind(kind, 'field kind');
   }
 }
 

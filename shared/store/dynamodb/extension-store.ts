@@ -1,6 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ExtensionAction } from '../../domain/extensions/actions';
 import { ExtensionBinding, type ExtensionTarget } from '../../domain/extensions/binding';
+import { unknownKind } from '../../domain/unknown-kind';
 import type { ExtensionStore } from '../extension-store';
 import { translateEngineError } from './errors';
 import { allItemsOf, conditionalWrite } from './operations';
@@ -97,6 +98,8 @@ function toItem(binding: ExtensionBinding): Record<string, unknown> {
       return { ...common, functionName: target.functionName, secret: target.secret };
     case 'static':
       return { ...common, statusCode: target.statusCode, document: JSON.stringify(target.document) };
+    default:
+      return unknownKind(target, 'extension target kind');
   }
 }
 

@@ -1,15 +1,14 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * `out-of-order-properties-test-type.json` from the interface's examples, embedded verbatim; a test
- * compares it with the copy of the file in test/fixtures/examples/.
+ * test/fixtures/examples/out-of-order-properties-test-type.json, embedded verbatim so tests can
+ * change copies of it; a test holds the two equal.
  */
 export const EXAMPLE_FILE = fileURLToPath(
   new URL('../../fixtures/examples/out-of-order-properties-test-type.json', import.meta.url),
 );
-export const specExamplePresent = existsSync(EXAMPLE_FILE);
-export const readSpecExample = (): unknown => JSON.parse(readFileSync(EXAMPLE_FILE, 'utf8'));
+export const readExampleFile = (): unknown => JSON.parse(readFileSync(EXAMPLE_FILE, 'utf8'));
 
 export const outOfOrderExample = {
   eigthProperty: 'Should display 8th (1st in RAML)',

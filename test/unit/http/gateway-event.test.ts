@@ -1,8 +1,9 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
 import { endpoints, fallback } from '../../../functions/endpoints';
-import { createGateway, exceedsLambdaPayload, LAMBDA_PAYLOAD_LIMIT_BYTES, lambdaPayloadBytes, requestTime, type AnsweredRequest } from '../../../local/gateway';
+import { createGateway } from '../../../local/gateway';
+import { gatewayServer, type AnsweredRequest } from '../../../local/http-server';
+import { exceedsLambdaPayload, LAMBDA_PAYLOAD_LIMIT_BYTES, lambdaPayloadBytes, requestTime } from '../../../local/lambda-events';
 
 describe('the events the local gateway hands the handlers', () => {
   it('requestContext.time is written as API Gateway writes it', () => {
@@ -42,9 +43,8 @@ describe('the events the local gateway hands the handlers', () => {
           ? { statusCode: 400, body: JSON.stringify({ statusCode: 400, message: 'm', errors: [{ code: 'QueryTimedOut', message: 'm' }] }) }
           : { statusCode: 200, headers: { 'X-Correlation-ID': 'corr-1' }, body: '{}' },
       authorizer: async () => ({ isAuthorized: true, context: { authenticated: 'true', clientId: 'c', scope: 'view_test:demo', expiresAt: '9999999999' } }),
-      onAnswered: (answer) => answered.push(answer),
     });
-    const server = createServer((request, response) => void gateway.handle(request, response));
+    const server = gatewayServer(gateway, (answer) => answered.push(answer));
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/demo/resource/searchApiPattern`;
     try {
@@ -58,6 +58,14 @@ describe('the events the local gateway hands the handlers', () => {
       { status: 200, code: undefined, correlationId: 'corr-1' },
       { status: 401, code: expect.any(String), correlationId: expect.any(String) },
     ]);
+  });
+
+  it("the gateway's own refusals carry the caller's correlation id when it is a sane token, else a new one, as the handlers' answers do", async () => {
+    const gateway = createGateway({ endpoints, fallback, loadHandler: async () => async () => ({ statusCode: 200, body: '{}' }), authorizer: async () => ({ isAuthorized: false, context: undefined as never }) });
+    const refusedWith = async (correlationId: string) =>
+      (await gateway.answer({ method: 'GET', url: '/demo/resource', headers: { 'x-correlation-id': correlationId }, body: Buffer.alloc(0) })).headers!['X-Correlation-ID'];
+    expect(await refusedWith('shop-checkout:42')).toBe('shop-checkout:42');
+    expect(await refusedWith('two words')).toMatch(/^projects-[0-9a-f-]{36}$/);
   });
 });
 

@@ -63,7 +63,7 @@ describe('the route table of the endpoint declarations', () => {
   });
 });
 
-describe('matchRoute: the routes of the interface', () => {
+describe('matchRoute: the routes of the API', () => {
   it.each([
     ['POST', '/oauth/token', 'issue-token'],
     ['GET', '/oauth/jwks', 'get-jwks'],
@@ -146,7 +146,7 @@ describe('matchRoute: no route for the method', () => {
   });
 
   it('answers every method the collection and item paths allow, never the one asked', () => {
-    // The table may grow (query, HEAD, ...): assert the interface's methods, not an exact list.
+    // The table may grow (query, HEAD, ...): assert the methods these paths must allow, not an exact list.
     const collection = allowed('DELETE', '/demo/resource');
     expect(collection).toEqual(expect.arrayContaining(['POST', 'PATCH', 'PUT']));
     expect(collection).not.toContain('DELETE');

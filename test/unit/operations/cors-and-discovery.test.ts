@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withCors, uploadCorsXml } from '../../../local/cors';
-import type { GatewayRequest } from '../../../local/gateway';
+import type { GatewayRequest } from '../../../local/lambda-events';
 import { authorizationServerMetadata } from '../../../shared/auth/authorization-server-metadata';
 
 const answered = async () => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: '{}' });

@@ -11,7 +11,7 @@ import {
 /** The fields exactly as the service derives them. */
 const schema = resourceFields();
 
-/** Resources shaped like examples/object-test-type.json, ids in the order a < b < c < d. */
+/** Resources shaped like test/fixtures/examples/object-test-type-draft.json, ids in the order a < b < c < d. */
 const resources = {
   a: {
     id: '10000000-0000-4000-8000-000000000000',

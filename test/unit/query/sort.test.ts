@@ -4,7 +4,7 @@ import { ParameterError, compileSort, resourceFields } from '../../../shared/dom
 
 const schema = resourceFields();
 
-/** Resources shaped like examples/object-test-type.json, ids in the order a < b < c < d < e. */
+/** Resources shaped like test/fixtures/examples/object-test-type-draft.json, ids in the order a < b < c < d < e. */
 const resources = {
   a: {
     id: '10000000-0000-4000-8000-000000000000',

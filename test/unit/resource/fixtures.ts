@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Example bodies of the interface, embedded here verbatim; a test in resource-schema.test.ts
- * compares them with the copies of the example files in test/fixtures/examples/.
+ * The example bodies in test/fixtures/examples/, embedded here verbatim so tests can change copies
+ * of them; a test in resource-schema.test.ts holds the two equal.
  */
 export const EXAMPLES_DIR = fileURLToPath(new URL('../../fixtures/examples/', import.meta.url));
 
@@ -66,7 +66,7 @@ export const exampleResourceUpdate = {
   actions: [{ action: 'doSomeThing' }, { action: 'changeSomeProperty', someProperty: 'any string' }],
 };
 
-/** The embedded copies by the spec file they come from. */
+/** The embedded copies by the file in test/fixtures/examples/ they come from. */
 export const embeddedExamples: Record<string, unknown> = {
   'object-test-type-draft.json': objectTestTypeDraft,
   'array-test-type.json': arrayTestType,
@@ -75,9 +75,7 @@ export const embeddedExamples: Record<string, unknown> = {
   'example-resource-update.json': exampleResourceUpdate,
 };
 
-export const specExamplesPresent = existsSync(EXAMPLES_DIR);
-
-export function readSpecExample(name: string): unknown {
+export function readExampleFile(name: string): unknown {
   return JSON.parse(readFileSync(`${EXAMPLES_DIR}${name}`, 'utf8'));
 }
 

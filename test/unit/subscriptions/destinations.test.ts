@@ -3,7 +3,9 @@ import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AwsDestinations } from '../../../shared/aws/destinations';
-import type { Delivery } from '../../../shared/services/subscription-delivery';
+import type { Destination, StoredSubscription } from '../../../shared/domain/subscriptions/subscription';
+import { SubscriptionDelivery, type Delivery } from '../../../shared/services/subscription-delivery';
+import type { ParkedNotification, SubscriptionStore } from '../../../shared/store/subscription-store';
 
 /** The AWS destinations, up to the SDK call (no engine here): the command each client is given. */
 const delivery: Delivery = {
@@ -68,5 +70,27 @@ describe('AwsDestinations', () => {
     vi.restoreAllMocks();
     capture(EventBridgeClient, { FailedEntryCount: 1, Entries: [{ ErrorCode: 'AccessDeniedException', ErrorMessage: 'not authorized' }] });
     await expect(new AwsDestinations().send(destination, delivery)).rejects.toThrow(/AccessDeniedException/);
+  });
+
+  it('refuses a destination type it does not know, sending nothing, so the notification is not counted as delivered', async () => {
+    const sent = [SQSClient, SNSClient, EventBridgeClient].flatMap((Client) => capture(Client));
+    const kafka = { type: 'Kafka', brokers: 'b-1:9092' } as unknown as Exclude<Destination, { type: 'HTTP' }>;
+    await expect(new AwsDestinations().send(kafka, delivery)).rejects.toThrow('Unknown destination type: "Kafka"');
+
+    const parked: ParkedNotification[] = [];
+    const subscription = { id: 'sub-1', version: 1, createdAt: '2026-01-01T00:00:00.000Z', lastModifiedAt: '2026-01-01T00:00:00.000Z', destination: kafka, changes: [{ resourceTypeId: 'resource' }] };
+    const store = {
+      list: async () => [{ subscription, secret: 's' } as StoredSubscription],
+      hasParked: async () => false,
+      park: async (notification: ParkedNotification) => void parked.push(notification),
+    } as Partial<SubscriptionStore> as SubscriptionStore;
+    const subscriptions = new SubscriptionDelivery(store, new AwsDestinations(), { localMode: false, retry: { firstDelayMs: 100, giveUpAfterMs: 60_000 } });
+    const delivered = vi.fn();
+    subscriptions.onDelivered = delivered;
+    const change = { sequenceNumber: '42', writtenAt: '2026-01-01T00:00:00.000Z', newImage: { pk: 'PROJECT#demo', sk: 'RESOURCE#r-1', id: 'r-1', version: 1, lastModifiedAt: '2026-01-01T00:00:00.000Z' } };
+    expect(await subscriptions.deliverChanges([change])).toBeUndefined();
+    expect(delivered).not.toHaveBeenCalled();
+    expect(parked).toEqual([expect.objectContaining({ subscriptionId: 'sub-1', sequenceNumber: '42', attempts: 1, lastError: 'Unknown destination type: "Kafka"' })]);
+    expect(sent).toEqual([]);
   });
 });
