@@ -15,7 +15,7 @@ export const queryResources = defineEndpoint({
       pathParameters: { projectKey: PROJECT_KEY },
       query: { ...RESOURCE_QUERY, unionParameter: { type: ['number', 'date-time', 'json'], shape: INTERFACE_OBJECT_TEST_TYPE } },
       tag: 'Resources',
-      description: `A paged query. The typed parameters of the interface are checked by type and do not narrow the result. ${VAR_PARAMETERS}`,
+      description: `A paged query. The typed parameters the API declares (stringParameter, floatParameter, …) are checked by type and do not narrow the result. ${VAR_PARAMETERS}`,
       responses: { 200: PAGE },
       errors: QUERY_ERRORS,
     }),

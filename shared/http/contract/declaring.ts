@@ -47,9 +47,9 @@ export const PAGED_QUERY = {
 } as const satisfies ParameterSpecs;
 
 /**
- * The declared parameters GET and HEAD /{projectKey}/resource share (paging and the interface's
- * typed parameters), checked by type: they do not narrow the result. GET adds `unionParameter`,
- * whose JSON form is checked against the interface's ObjectTestType; HEAD does not declare it.
+ * The declared parameters GET and HEAD /{projectKey}/resource share (paging and the typed
+ * parameters the API declares), checked by type: they do not narrow the result. GET adds
+ * `unionParameter`, whose JSON form is checked against ObjectTestType; HEAD does not declare it.
  */
 export const RESOURCE_QUERY = {
   ...PAGED_QUERY,

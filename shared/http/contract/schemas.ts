@@ -106,7 +106,7 @@ export const documentSchemas = {
   // The resource.
   ObjectTestType: {
     schema: ObjectTestType,
-    description: "A stored resource: the interface's ObjectTestType plus id, key, version, timestamps and `someProperty`.",
+    description: "A stored resource: ObjectTestType (`{version, objectTypeProperty}`) plus id, key, version, timestamps and `someProperty`.",
   },
   ObjectTestTypeDraft: {
     schema: ObjectTestTypeDraft,
@@ -114,13 +114,13 @@ export const documentSchemas = {
   },
   InterfaceObjectTestType: {
     schema: InterfaceObjectTestType,
-    description: "The interface's own ObjectTestType (`{version, objectTypeProperty}`), as the `unionParameter` of GET /{projectKey}/resource takes it.",
+    description: "ObjectTestType itself (`{version, objectTypeProperty}`), as the `unionParameter` of GET /{projectKey}/resource takes it.",
   },
-  ArrayTestType: { schema: ArrayTestType, description: "The interface's ArrayTestType; every field optional, but constrained when present." },
+  ArrayTestType: { schema: ArrayTestType, description: "ArrayTestType; every field optional, but constrained when present." },
   PagedQueryResult: { schema: PagedQueryResult, description: 'A page of resources.' },
   UpdateAction: {
     schema: UpdateAction,
-    description: 'One update action; `setKey` (beyond the interface) sets the key, or removes it without `key`.',
+    description: "One update action; `setKey` (this service's addition) sets the key, or removes it without `key`.",
   },
   ...actionSchemas,
   UpdateRequest: {
