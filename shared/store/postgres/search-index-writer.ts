@@ -10,20 +10,20 @@ import { MAX_WORD_LENGTH, occurrencesOf } from './text-search';
  * as it was when deleted). The rows written are returned: only those resources get new values.
  */
 const PUT = `
-  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, document, word_count)
-  SELECT project_key, id, version, false, created_at, last_modified_at, document, word_count
-  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::jsonb[], $7::int[])
-    AS change (project_key, id, version, created_at, last_modified_at, document, word_count)
+  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, word_count)
+  SELECT project_key, id, version, false, created_at, last_modified_at, word_count
+  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::int[])
+    AS change (project_key, id, version, created_at, last_modified_at, word_count)
   ON CONFLICT (project_key, id) DO UPDATE
     SET version = excluded.version, deleted = false, created_at = excluded.created_at,
-        last_modified_at = excluded.last_modified_at, document = excluded.document, word_count = excluded.word_count
+        last_modified_at = excluded.last_modified_at, word_count = excluded.word_count
     WHERE r.version < excluded.version
   RETURNING project_key, id`;
 const DELETE = `
   INSERT INTO search_resources AS r (project_key, id, version, deleted)
   SELECT project_key, id, version, true FROM unnest($1::text[], $2::text[], $3::int[]) AS change (project_key, id, version)
   ON CONFLICT (project_key, id) DO UPDATE
-    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, document = NULL, word_count = NULL
+    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, word_count = NULL
     WHERE r.version <= excluded.version
   RETURNING project_key, id`;
 const CLEAR_VALUES = `
@@ -76,7 +76,6 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
           puts.map((put) => put.resource.version),
           puts.map((put) => put.resource.createdAt),
           puts.map((put) => put.resource.lastModifiedAt),
-          puts.map((put) => JSON.stringify(put.resource)),
           puts.map((put) => projections.get(keyOf(put.projectKey, put.resource.id))!.words.length),
         ]);
         written.push(...rows);

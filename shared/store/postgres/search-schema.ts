@@ -14,7 +14,8 @@ export const TEXT_PREFIX_LENGTH = 200;
  *   edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
  *
  * Ids, texts and words compare in the "C" collation, by code point, whatever the database's locale.
- * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB).
+ * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB). The
+ * value indexes include the id, so filters and facets over a field read only its index.
  */
 export const SEARCH_SCHEMA = [
   'CREATE EXTENSION IF NOT EXISTS fuzzystrmatch',
@@ -25,7 +26,6 @@ export const SEARCH_SCHEMA = [
      deleted boolean NOT NULL DEFAULT false,
      created_at timestamptz,
      last_modified_at timestamptz,
-     document jsonb,
      word_count integer,
      PRIMARY KEY (project_key, id)
    )`,
@@ -46,8 +46,8 @@ export const SEARCH_SCHEMA = [
      prefix text COLLATE "C" GENERATED ALWAYS AS (left(text, ${TEXT_PREFIX_LENGTH})) STORED
    )`,
   'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (project_key, id, field)',
-  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) WHERE number IS NOT NULL',
-  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) WHERE text IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) INCLUDE (id) WHERE number IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) INCLUDE (id) WHERE text IS NOT NULL',
   `CREATE TABLE IF NOT EXISTS search_words (
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
