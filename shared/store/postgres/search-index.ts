@@ -110,7 +110,7 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
 function matching(statement: Statement, scope: Scope, filters: readonly FieldFilter[]): string {
   const conditions = [`r.project_key = ${statement.bind(scope.projectKey)}`, 'NOT r.deleted'];
   for (const words of scope.text ?? []) {
-    conditions.push(`r.id IN (SELECT p.id FROM search_postings p WHERE p.project_key = r.project_key AND p.word = ANY(${statement.bind(words)}::text[]))`);
+    conditions.push(`r.seq IN (SELECT p.seq FROM search_postings p WHERE p.project_key = r.project_key AND p.word = ANY(${statement.bind(words)}::text[]))`);
   }
   for (const filter of filters) conditions.push(filterCondition(statement, filter));
   return conditions.join(' AND ');
@@ -118,7 +118,7 @@ function matching(statement: Statement, scope: Scope, filters: readonly FieldFil
 
 /** A filter on `r`: whether the resource holds (exists), holds no (missing), or holds a matching value at the field. */
 function filterCondition(statement: Statement, { field, condition }: FieldFilter): string {
-  const values = `SELECT 1 FROM search_values v WHERE v.project_key = r.project_key AND v.id = r.id AND v.field = ${statement.bind(field.path)}`;
+  const values = `SELECT 1 FROM search_values v WHERE v.seq = r.seq AND v.field = ${statement.bind(field.path)}`;
   switch (condition.kind) {
     case 'exists':
       return `EXISTS (${values})`;
@@ -179,7 +179,7 @@ function orderOf(statement: Statement, scope: Scope, keys: readonly SortKey[]): 
  * length: ts_rank's term frequency with its length normalisation (rank / (1 + ln length)).
  */
 function relevance(statement: Statement, groups: readonly string[][]): string {
-  const occurrences = `SELECT sum(p.occurrences) FROM search_postings p WHERE p.project_key = r.project_key AND p.id = r.id AND p.word = ANY(${statement.bind(groups.flat())}::text[])`;
+  const occurrences = `SELECT sum(p.occurrences) FROM search_postings p WHERE p.project_key = r.project_key AND p.seq = r.seq AND p.word = ANY(${statement.bind(groups.flat())}::text[])`;
   return `(${occurrences})::float8 / (1 + ln(1 + r.word_count))`;
 }
 
@@ -190,7 +190,7 @@ function sortValue(statement: Statement, key: SortKey): string {
   if (path === 'lastModifiedAt') return 'r.last_modified_at';
   const column = key.kind === 'number' ? 'number' : 'text';
   const aggregate = key.direction > 0 ? 'min' : 'max';
-  return `(SELECT ${aggregate}(v.${column}) FROM search_values v WHERE v.project_key = r.project_key AND v.id = r.id AND v.field = ${statement.bind(path)})`;
+  return `(SELECT ${aggregate}(v.${column}) FROM search_values v WHERE v.seq = r.seq AND v.field = ${statement.bind(path)})`;
 }
 
 /**
@@ -206,7 +206,7 @@ async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], 
   const column = facet.field.kind === 'number' ? 'number' : 'text';
   let values = `FROM search_values v WHERE v.project_key = ${statement.bind(scope.projectKey)} AND v.field = ${statement.bind(facet.field.path)} AND v.${column} IS NOT NULL`;
   if (scope.text !== undefined || filters.length > 0) {
-    values += ` AND v.id IN (SELECT r.id FROM search_resources r WHERE ${matching(statement, scope, filters)})`;
+    values += ` AND v.seq IN (SELECT r.seq FROM search_resources r WHERE ${matching(statement, scope, filters)})`;
   }
   if (facet.kind === 'ranges') return rangeFacet(run, statement, values, facet.ranges);
   return termFacet(run, statement, values, scope, filters, facet);
@@ -215,10 +215,9 @@ async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], 
 /** Documents per distinct value, and (the row without a term) the documents with any value; missing is the rest of the base. */
 async function termFacet(run: Run, statement: Statement, values: string, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest & { kind: 'terms' }): Promise<FacetResult> {
   const column = facet.field.kind === 'number' ? 'number' : 'text';
-  // Distinct (resource, value) pairs first: two hash aggregates instead of a sort for count(DISTINCT).
-  statement.text = `WITH pairs AS MATERIALIZED (SELECT DISTINCT v.id, v.${column} AS term ${values})
-    SELECT term, count(*)::int AS count FROM pairs GROUP BY term
-    UNION ALL SELECT NULL, count(*)::int FROM (SELECT DISTINCT id FROM pairs) AS with_value`;
+  // A resource holds each value once (with its occurrences): a term's rows are its resources.
+  statement.text = `SELECT v.${column} AS term, count(*)::int AS count ${values} GROUP BY v.${column}
+    UNION ALL SELECT NULL, count(*)::int FROM (SELECT DISTINCT v.seq ${values}) AS with_value`;
   const rows = await run<{ term: number | string | null; count: number }>(statement);
   const base = Number((await run<{ count: string }>(countStatement(scope, filters)))[0]!.count);
   const withValue = rows.find((row) => row.term === null)?.count ?? 0;
@@ -226,23 +225,31 @@ async function termFacet(run: Run, statement: Statement, values: string, scope: 
   return termFacetResult(facet.field.kind, terms, base - withValue);
 }
 
-/** Per range (from included, to excluded): documents and values in it, their sum, least and greatest. */
+/**
+ * Per range (from included, to excluded): the resources with a value in it, and its values (each
+ * as often as held) with their sum, least and greatest. Each resource's share first, then the sums.
+ */
 async function rangeFacet(run: Run, statement: Statement, values: string, ranges: readonly NumberRange[]): Promise<FacetResult> {
+  const perResource: string[] = [];
   const columns = ranges.map((range, index) => {
     const ends = [
       ...(range.from === undefined ? [] : [`v.number >= ${statement.bind(range.from)}::float8`]),
       ...(range.to === undefined ? [] : [`v.number < ${statement.bind(range.to)}::float8`]),
     ];
     const inRange = `FILTER (WHERE ${ends.length === 0 ? 'true' : ends.join(' AND ')})`;
+    perResource.push(
+      `sum(v.occurrences) ${inRange} AS values_${index}, sum(v.number * v.occurrences) ${inRange} AS sum_${index}, ` +
+        `min(v.number) ${inRange} AS min_${index}, max(v.number) ${inRange} AS max_${index}`,
+    );
     return [
-      `count(DISTINCT v.id) ${inRange} AS documents_${index}`,
-      `count(*) ${inRange} AS values_${index}`,
-      `sum(v.number) ${inRange} AS sum_${index}`,
-      `min(v.number) ${inRange} AS min_${index}`,
-      `max(v.number) ${inRange} AS max_${index}`,
+      `count(values_${index}) AS documents_${index}`,
+      `sum(values_${index}) AS values_${index}`,
+      `sum(sum_${index}) AS sum_${index}`,
+      `min(min_${index}) AS min_${index}`,
+      `max(max_${index}) AS max_${index}`,
     ].join(', ');
   });
-  statement.text = `SELECT ${columns.join(', ')} ${values}`;
+  statement.text = `SELECT ${columns.join(', ')} FROM (SELECT ${perResource.join(', ')} ${values} GROUP BY v.seq) AS per_resource`;
   const [row] = await run<Record<string, string | number | null>>(statement);
   return {
     type: 'range',
