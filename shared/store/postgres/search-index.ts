@@ -13,7 +13,7 @@ import {
   type SearchRequest,
 } from '../../domain/search';
 import type { SearchHits, SearchIndex, SearchPage } from '../search-index';
-import { answeredBy } from './engine-errors';
+import { answeredBy, isUnanswered } from './engine-errors';
 import { TEXT_PREFIX_LENGTH } from './search-schema';
 import { indexedWord, MAX_WORD_LENGTH } from './text-search';
 
@@ -32,27 +32,34 @@ export class PostgresSearchIndex implements SearchIndex {
   search(projectKey: string, request: SearchRequest, page: SearchPage): Promise<SearchHits> {
     return answeredBy(async () => {
       const client = await this.pool.connect();
+      let failure: unknown;
       try {
-        // One snapshot for the page, the total and the facets.
-        // Facets aggregate a project's values in memory: more than the default 4 MB, for this transaction only.
+        // One snapshot for the page, the total and the facets; facets aggregate a project's values
+        // in memory: more than the default 4 MB, for this transaction only.
         await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL work_mem = '64MB'`);
         const run = async <R extends pg.QueryResultRow>(statement: Statement) =>
           (await client.query<R>({ text: statement.text, values: statement.values, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig)).rows;
-        const text = await textQuery(run, projectKey, request);
-        const scope: Scope = { projectKey, text };
+        const count = async (scope: Scope, filters: readonly FieldFilter[]) => Number((await run<{ count: string }>(countStatement(scope, filters)))[0]!.count);
+        const scope: Scope = { projectKey, text: await textQuery(run, projectKey, request) };
         const results = [...request.queryFilters, ...request.resultFilters];
         const facetBase = [...request.queryFilters, ...request.facetFilters];
         const ids = (await run<{ id: string }>(pageStatement(scope, results, page))).map((row) => row.id);
-        const total = page.withTotal ? Number((await run<{ count: string }>(countStatement(scope, results)))[0]!.count) : undefined;
+        // A page that is not full, and not past the end, tells the total itself.
+        const pageTells = ids.length < page.limit && (ids.length > 0 || page.offset === 0);
+        const total = page.withTotal ? (pageTells ? page.offset + ids.length : await count(scope, results)) : undefined;
+        let baseCount: Promise<number> | undefined;
+        const facetBaseCount = () => (baseCount ??= total !== undefined && request.resultFilters.length === 0 && request.facetFilters.length === 0 ? Promise.resolve(total) : count(scope, facetBase));
         const facets: Record<string, FacetResult> = {};
-        for (const facet of request.facets) facets[facet.name] = await facetOf(run, scope, facetBase, facet);
+        for (const facet of request.facets) facets[facet.name] = await facetOf(run, scope, facetBase, facet, facetBaseCount);
         await client.query('COMMIT');
         return { ids, ...(total === undefined ? {} : { total }), facets };
       } catch (error) {
+        failure = error;
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        // A connection that failed to answer is closed, not handed to the next search.
+        client.release(failure !== undefined && isUnanswered(failure));
       }
     });
   }
@@ -197,7 +204,7 @@ function sortValue(statement: Statement, key: SortKey): string {
  * A facet over the facet base (text, `filter.query`, `filter.facets`). Values exist only for
  * resources not deleted, so with no condition beyond the project the values are counted directly.
  */
-async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest): Promise<FacetResult> {
+async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest, baseCount: () => Promise<number>): Promise<FacetResult> {
   if (facet.kind === 'filter') {
     const count = await run<{ count: string }>(countStatement(scope, [...filters, facet.filter]));
     return { type: 'filter', count: Number(count[0]!.count) };
@@ -209,17 +216,17 @@ async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], 
     values += ` AND v.seq IN (SELECT r.seq FROM search_resources r WHERE ${matching(statement, scope, filters)})`;
   }
   if (facet.kind === 'ranges') return rangeFacet(run, statement, values, facet.ranges);
-  return termFacet(run, statement, values, scope, filters, facet);
+  return termFacet(run, statement, values, facet, baseCount);
 }
 
 /** Documents per distinct value, and (the row without a term) the documents with any value; missing is the rest of the base. */
-async function termFacet(run: Run, statement: Statement, values: string, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest & { kind: 'terms' }): Promise<FacetResult> {
+async function termFacet(run: Run, statement: Statement, values: string, facet: FacetRequest & { kind: 'terms' }, baseCount: () => Promise<number>): Promise<FacetResult> {
   const column = facet.field.kind === 'number' ? 'number' : 'text';
   // A resource holds each value once (with its occurrences): a term's rows are its resources.
   statement.text = `SELECT v.${column} AS term, count(*)::int AS count ${values} GROUP BY v.${column}
     UNION ALL SELECT NULL, count(*)::int FROM (SELECT DISTINCT v.seq ${values}) AS with_value`;
   const rows = await run<{ term: number | string | null; count: number }>(statement);
-  const base = Number((await run<{ count: string }>(countStatement(scope, filters)))[0]!.count);
+  const base = await baseCount();
   const withValue = rows.find((row) => row.term === null)?.count ?? 0;
   const terms = rows.filter((row) => row.term !== null).map((row) => ({ term: row.term!, count: row.count }));
   return termFacetResult(facet.field.kind, terms, base - withValue);
