@@ -3,7 +3,7 @@ import { resourceJsonSchema } from '../../domain/resource-fields';
 import { FieldCatalog, letters, projectResource, type ProjectedValue, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
 import { SEARCH_SCHEMA } from './search-schema';
-import { MAX_WORD_LENGTH, occurrencesOf } from './text-search';
+import { MAX_WORD_LENGTH, occurrencesOf, signatureOf } from './text-search';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource
@@ -35,8 +35,8 @@ const INSERT_VALUES = `
   INSERT INTO search_values (project_key, seq, field, number, text, occurrences)
   SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::int[])`;
 const INSERT_WORDS = `
-  INSERT INTO search_words (project_key, word, length)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+  INSERT INTO search_words (project_key, word, length, signature)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[])
   ON CONFLICT DO NOTHING`;
 
 type Put = Extract<IndexChange, { kind: 'put' }>;
@@ -166,7 +166,12 @@ async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): 
   }
   const sorted = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
   if (sorted.length === 0) return;
-  await client.query(INSERT_WORDS, [sorted.map((entry) => entry.projectKey), sorted.map((entry) => entry.word), sorted.map((entry) => entry.length)]);
+  await client.query(INSERT_WORDS, [
+    sorted.map((entry) => entry.projectKey),
+    sorted.map((entry) => entry.word),
+    sorted.map((entry) => entry.length),
+    sorted.map((entry) => signatureOf(entry.word)),
+  ]);
 }
 
 /**

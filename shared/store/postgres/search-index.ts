@@ -15,7 +15,7 @@ import {
 import type { SearchHits, SearchIndex, SearchPage } from '../search-index';
 import { answeredBy, isUnanswered } from './engine-errors';
 import { TEXT_PREFIX_LENGTH } from './search-schema';
-import { indexedWord, MAX_WORD_LENGTH } from './text-search';
+import { indexedWord, MAX_WORD_LENGTH, signatureOf } from './text-search';
 
 /** Each statement's longest wait: below the request's deadline, which answers 503 past it anyway. */
 const STATEMENT_TIMEOUT_MS = 5_000;
@@ -88,7 +88,8 @@ class Statement {
 
 /**
  * The search's text as groups of words, one per term: the term itself, or (fuzzy) any word of the
- * project's dictionary within the term's edits. The dictionary finds candidates by length and Levenshtein distance
+ * project's dictionary within the term's edits. The dictionary finds candidates by length, the
+ * characters they hold (text-search.ts, signatureOf) and Levenshtein distance
  * (at most twice the edits: a swap costs two there); the exact rule, a swap counting one edit, is
  * the domain's.
  */
@@ -104,6 +105,7 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
       const statement = new Statement();
       statement.text = `SELECT word FROM search_words
         WHERE project_key = ${statement.bind(projectKey)} AND length BETWEEN ${statement.bind(length - edits)} AND ${statement.bind(length + edits)}
+          AND bit_count((signature # ${statement.bind(signatureOf(term))}::bigint)::bit(64)) <= ${statement.bind(2 * edits)}
           AND levenshtein_less_equal(word, ${statement.bind(term)}, ${statement.bind(2 * edits)}) <= ${statement.bind(2 * edits)}`;
       const termLetters = letters(term);
       for (const { word } of await run<{ word: string }>(statement)) {

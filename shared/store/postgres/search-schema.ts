@@ -11,8 +11,8 @@ export const TEXT_PREFIX_LENGTH = 200;
  * - `search_postings`: which resources hold a word, and how often (the full-text match and its rank).
  * - `search_values`: the resource's distinct values at every field the schema knows (filters,
  *   facets, sorts), with how often it holds each; a row without number or text says the field is present.
- * - `search_words`: each project's words, for fuzzy terms to find their candidates by length and
- *   edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
+ * - `search_words`: each project's words, for fuzzy terms to find their candidates by length, the
+ *   characters they hold and edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
  *
  * Ids, texts and words compare in the "C" collation, by code point, whatever the database's locale.
  * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB). The
@@ -55,7 +55,8 @@ export const SEARCH_SCHEMA = [
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
      length integer NOT NULL,
+     signature bigint NOT NULL,
      PRIMARY KEY (project_key, word)
    )`,
-  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length) INCLUDE (word)',
+  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length) INCLUDE (signature, word)',
 ];
