@@ -89,9 +89,8 @@ class Statement {
 /**
  * The search's text as groups of words, one per term: the term itself, or (fuzzy) any word of the
  * project's dictionary within the term's edits. The dictionary finds candidates by length, the
- * characters they hold (text-search.ts, signatureOf) and Levenshtein distance
- * (at most twice the edits: a swap costs two there); the exact rule, a swap counting one edit, is
- * the domain's.
+ * characters they hold (signatureOf) and Levenshtein distance (at most twice the edits: a swap
+ * costs two there); the exact rule, a swap counting one edit, is the domain's.
  */
 async function textQuery(run: Run, projectKey: string, request: SearchRequest): Promise<string[][] | undefined> {
   const { terms } = request.text;
