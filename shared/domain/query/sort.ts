@@ -19,7 +19,7 @@ export type DocumentComparator = (a: unknown, b: unknown) => number;
 
 type Direction = 1 | -1;
 
-interface SortKey {
+export interface SortKey {
   readonly path: readonly string[];
   readonly kind: ScalarKind;
   readonly direction: Direction;
@@ -30,8 +30,7 @@ interface SortKey {
  * sort parameters. Throws a ParameterError for an unknown field or direction.
  */
 export function compileSort(sorts: readonly string[], root: ObjectFieldModel): DocumentComparator {
-  const keys = sorts.map((sort) => parseSortKey(sort, root));
-  const comparators = [...keys, ...idTiebreak(keys, root)].map(keyComparator);
+  const comparators = sortKeys(sorts, root).map(keyComparator);
   return (a, b) => {
     for (const compare of comparators) {
       const order = compare(a, b);
@@ -39,6 +38,12 @@ export function compileSort(sorts: readonly string[], root: ObjectFieldModel): D
     }
     return 0;
   };
+}
+
+/** The keys of the sort parameters in order, then `id asc` unless they sort by id. Throws a ParameterError. */
+export function sortKeys(sorts: readonly string[], root: ObjectFieldModel): SortKey[] {
+  const keys = sorts.map((sort) => parseSortKey(sort, root));
+  return [...keys, ...idTiebreak(keys, root)];
 }
 
 function parseSortKey(sort: string, root: ObjectFieldModel): SortKey {
