@@ -33,7 +33,8 @@ import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
 import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
 import type { ExtensionStore } from './store/extension-store';
 import { PostgresSearchIndexWriter } from './store/postgres/search-index-writer';
-import type { SearchIndexWriter } from './store/search-index';
+import { PostgresSearchIndex } from './store/postgres/search-index';
+import type { SearchIndex, SearchIndexWriter } from './store/search-index';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
 import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
@@ -88,6 +89,7 @@ export const imageStorage = /* @__PURE__ */ once(
 /** Per project: where Powertools keeps the records of Idempotency-Keys (shared/http/idempotency-keys.ts). */
 export const idempotencyRecords = (projectKey: string) => idempotencyRecordsOf(dynamoDb(), config.tableName, projectKey);
 export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => new PostgresSearchIndexWriter(searchPool()));
+export const searchIndex = /* @__PURE__ */ once((): SearchIndex => new PostgresSearchIndex(searchPool()));
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------
@@ -121,7 +123,7 @@ export const publishedKeysVerifier = /* @__PURE__ */ once(() =>
 export const resourceService = /* @__PURE__ */ once(() => new ResourceService(resourceStore()));
 export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditService(resourceStore()));
 export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceQueryStore()));
-export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(resourceQueryStore()));
+export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(searchIndex(), resourceQueryStore()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const uploadTicketService = /* @__PURE__ */ once(() => new UploadTicketService(pendingUploadSigner(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));

@@ -1,43 +1,42 @@
-import { collectPage, compileSort, planRead, QueryBudget, resourceFields, type Page, type PageBytes } from '../domain/query';
+import { collectPage, resourceFields, sortKeys, type Page, type PageBytes } from '../domain/query';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { Resource } from '../domain/resource';
 import { resourceJsonSchema } from '../domain/resource-fields';
 import { compileSearch, type FacetResult } from '../domain/search';
 import type { ResourceQueryStore } from '../store/resource-store';
-import { firstReadSize, pageRequestOf } from './query-service';
+import type { SearchIndex } from '../store/search-index';
+import { pageRequestOf } from './query-service';
 
 /**
- * Search over a project's resources (GET /{projectKey}/resource/searchApiPattern): full-text, filters and facets, evaluated here over
- * the one store read `filter.query` allows — named ids or keys, or a range of ids, `createdAt` or
- * `lastModifiedAt` — else every resource of the project, within the query budget. Apart from the
- * `where` queries (query-service.ts), so that neither function carries the other's language; both
- * read the store through the same plan of reads (store-access.ts).
+ * Search over a project's resources (GET /{projectKey}/resource/searchApiPattern): full-text,
+ * filters and facets. The search engine answers which resources, in which order, how many and
+ * the facets; the bodies are read from the table by id, so they are current, and a resource
+ * deleted since it was indexed is left out.
  */
 export class ResourceSearchService {
-  private readonly budget: QueryBudget;
-
   constructor(
+    private readonly index: SearchIndex,
     private readonly store: ResourceQueryStore,
-    budget: QueryBudget = QueryBudget.fromEnvironment(),
-  ) {
-    this.budget = budget.advising(QueryBudget.SEARCH_ADVICE);
-  }
+  ) {}
 
-  /** Full-text, filters and facets. Facets count over every resource of the facet base. `bytes` bounds the page while it is read. */
+  /** `bytes` bounds the page while it is read, as for queries. */
   async search(projectKey: string, query: QueryParameters, bytes?: PageBytes): Promise<Page<Resource> & { facets: Record<string, FacetResult> }> {
-    const search = compileSearch(query.entries, resourceJsonSchema());
-    const sort = query.all('sort');
-    const facets = search.facets;
+    const request = compileSearch(query.entries, resourceJsonSchema());
+    const sorts = query.all('sort');
+    const sort = sorts.length > 0 ? sortKeys(sorts, resourceFields()) : [];
     const page = pageRequestOf(query);
-    // A total or facets count every match: then the page cannot end early.
-    const readsEveryMatch = page.withTotal || facets !== undefined;
-    const { read, streamOrder } = planRead(search.narrowing, sort, { lastModifiedIndex: this.store.lastModifiedIndex, readsEveryMatch });
-    const answer = await collectPage(
-      this.store.read(projectKey, read, readsEveryMatch ? undefined : firstReadSize(streamOrder, page)),
-      { matches: search.matchesResults, compare: compileSort([...sort], resourceFields()), ...(streamOrder ? { streamOrder } : {}) },
-      page,
-      { budget: this.budget, bytes, ...(facets ? { observe: (resource: Resource) => search.matchesFacetBase(resource) && facets.add(resource) } : {}) },
-    );
-    return { ...answer, facets: facets?.result() ?? {} };
+    const hits = await this.index.search(projectKey, request, { ...page, sort });
+    const position = new Map(hits.ids.map((id, index) => [id, index]));
+    const inIndexOrder = (a: unknown, b: unknown) => position.get((a as Resource).id)! - position.get((b as Resource).id)!;
+    const read = hits.ids.length === 0 ? [] : this.store.read(projectKey, { ids: hits.ids });
+    const { results } = await collectPage(read, { matches: () => true, compare: inIndexOrder }, { limit: hits.ids.length, offset: 0, withTotal: false }, { bytes });
+    return {
+      limit: page.limit,
+      offset: page.offset,
+      count: results.length,
+      ...(hits.total === undefined ? {} : { total: hits.total }),
+      results,
+      facets: hits.facets,
+    };
   }
 }

@@ -35,7 +35,7 @@ export {
   type PredicateOptions,
   type PredicateVariables,
 } from './predicate-evaluator.js';
-export { compileSort, type DocumentComparator } from './sort.js';
+export { compileSort, sortKeys, type DocumentComparator, type SortKey } from './sort.js';
 export { checkSort, planQuery, resourceFields, type QueryPlan, type QueryRequest } from './query-plan';
 export {
   NarrowingCollector,

@@ -25,7 +25,7 @@ export type DocumentComparator = (a: unknown, b: unknown) => number;
 
 type Direction = 1 | -1;
 
-interface SortKey {
+export interface SortKey {
   readonly path: readonly string[];
   readonly kind: ScalarKind;
   readonly direction: Direction;
@@ -47,9 +47,7 @@ const DIRECTIONS: ReadonlyMap<string, Direction> = new Map([
  * sort parameters. Throws QueryError for an unknown field or direction.
  */
 export function compileSort(sorts: readonly string[], schema: FieldSchema): DocumentComparator {
-  const root = requireObjectSchema(schema);
-  const keys = sorts.map((sort) => parseSortKey(sort, root));
-  const comparators = [...keys, ...idTiebreak(keys, root)].map(keyComparator);
+  const comparators = sortKeys(sorts, schema).map(keyComparator);
   return (a, b) => {
     for (const compare of comparators) {
       const order = compare(a, b);
@@ -57,6 +55,13 @@ export function compileSort(sorts: readonly string[], schema: FieldSchema): Docu
     }
     return 0;
   };
+}
+
+/** The keys of the sort parameters in order, then `id asc` unless they sort by id. Throws QueryError. */
+export function sortKeys(sorts: readonly string[], schema: FieldSchema): SortKey[] {
+  const root = requireObjectSchema(schema);
+  const keys = sorts.map((sort) => parseSortKey(sort, root));
+  return [...keys, ...idTiebreak(keys, root)];
 }
 
 function parseSortKey(sort: string, root: ObjectFieldSchema): SortKey {

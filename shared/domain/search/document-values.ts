@@ -1,5 +1,4 @@
 /** Reading resource documents: plain JSON values of unknown shape. */
-import type { DocumentPredicate } from '../language/document-predicate';
 
 /**
  * The values a document holds at a field path. Arrays met on the way or at the end are
@@ -36,29 +35,4 @@ export function forEachString(value: unknown, visit: (text: string) => void): vo
   } else if (typeof value === 'object' && value !== null) {
     for (const member of Object.values(value)) forEachString(member, visit);
   }
-}
-
-/** A predicate true when all of the given ones are (and when there are none). */
-export function allOf(predicates: readonly DocumentPredicate[]): DocumentPredicate {
-  const [first, ...rest] = predicates;
-  if (first === undefined) return () => true;
-  if (rest.length === 0) return first;
-  return (doc) => predicates.every((predicate) => predicate(doc));
-}
-
-/**
- * Remembers the answer for the last document asked about. The caller asks both
- * `matchesFacetBase` and `matchesResults` about each document in turn, and both share the
- * costly part (the full-text match), so one remembered answer halves that work.
- */
-export function rememberLastAnswer(predicate: DocumentPredicate): DocumentPredicate {
-  let lastDoc: unknown = rememberLastAnswer; // a value no document can be
-  let lastAnswer = false;
-  return (doc) => {
-    if (doc !== lastDoc) {
-      lastAnswer = predicate(doc);
-      lastDoc = doc;
-    }
-    return lastAnswer;
-  };
 }

@@ -1,73 +1,50 @@
-import type { DocumentPredicate } from '../language/document-predicate';
-import { valuesAt } from './document-values';
 import type { Bound, Condition, ExpressionSource, FacetExpression, RangeItem, Scalar } from './expression-ast';
 import { parseFacetExpression } from './expression-parser';
-import type { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from './facet-results';
-import type { Field, FieldCatalog } from './field-catalog';
-import { checkCondition, conditionPredicate, isOfKind, resolveField } from './filter-expression';
+import type { FacetRange, FacetTerm, TermFacetResult } from './facet-results';
+import type { FieldCatalog, FieldKind } from './field-catalog';
+import { checkCondition, resolveField } from './filter-expression';
 import { malformedParameter } from './search-error';
+import type { FacetRequest, NumberRange } from './search-request';
 
 /**
- * Facets, counted over the documents the caller feeds in one by one. Three forms:
+ * Facets, three forms:
  *
  *   facet=<field>                              term facet: documents per distinct value
  *   facet=<field>:range(0 to 100), (100 to *)  range facet: statistics per range
  *   facet=<field>:<filter condition>           filter facet: documents matching the condition
  *
  * each optionally followed by `as <name>`, the key of the facet in the result (by default the
- * expression as given). Memory grows with the distinct values of a term facet, never with the
- * number of documents.
+ * expression as given).
  */
-
-export interface FacetAccumulator {
-  add(doc: unknown): void;
-  result(): Record<string, FacetResult>;
-}
-
-/** One facet's running counts. */
-interface FacetCounter {
-  add(doc: unknown): void;
-  result(): FacetResult;
-}
-
-/** Checks every facet expression up front (throws SearchError) and starts counting from zero. */
-export function compileFacets(sources: readonly ExpressionSource[], fields: FieldCatalog): FacetAccumulator {
-  const counters = new Map<string, FacetCounter>();
-  for (const source of sources) {
+export function checkFacets(sources: readonly ExpressionSource[], fields: FieldCatalog): FacetRequest[] {
+  const names = new Set<string>();
+  return sources.map((source) => {
     const expression = parseFacetExpression(source);
     const name = expression.alias ?? source.text;
-    if (counters.has(name)) {
+    if (names.has(name)) {
       throw malformedParameter(source.parameter, `Two facets are named '${name}'; rename one with 'as <name>'.`);
     }
-    counters.set(name, facetCounter(expression, fields));
-  }
-  return {
-    add(doc) {
-      for (const counter of counters.values()) counter.add(doc);
-    },
-    result() {
-      // fromEntries defines own properties, so even a facet named '__proto__' stays a plain key
-      return Object.fromEntries([...counters].map(([name, counter]) => [name, counter.result()]));
-    },
-  };
+    names.add(name);
+    return checkFacet(name, expression, fields);
+  });
 }
 
-function facetCounter(expression: FacetExpression, fields: FieldCatalog): FacetCounter {
+function checkFacet(name: string, expression: FacetExpression, fields: FieldCatalog): FacetRequest {
   const { source, condition } = expression;
   const field = resolveField(expression.field, fields, source);
   if (condition === undefined) {
     if (field.kind === 'other') {
       throw malformedParameter(source.parameter, `The field '${field.path}' holds no numbers or text, so it has no terms to count.`);
     }
-    return new TermCounter(field);
+    return { name, kind: 'terms', field };
   }
   checkCondition(condition, field, source);
   const ranges = rangesOf(condition);
-  if (ranges === undefined) return new FilterCounter(conditionPredicate(condition, field));
+  if (ranges === undefined) return { name, kind: 'filter', filter: { field, condition } };
   if (field.kind !== 'number') {
     throw malformedParameter(source.parameter, `Range facets count numbers, but the field '${field.path}' holds text.`);
   }
-  return new RangeCounter(field, ranges);
+  return { name, kind: 'ranges', field, ranges: ranges.map((range) => ({ from: numberOf(range.from), to: numberOf(range.to) })) };
 }
 
 /** The ranges of a condition made of ranges only; anything else makes a filter facet. */
@@ -77,121 +54,53 @@ function rangesOf(condition: Condition): RangeItem[] | undefined {
   return ranges.length === condition.items.length ? ranges : undefined;
 }
 
-class TermCounter implements FacetCounter {
-  private readonly documentsPerTerm = new Map<Scalar, number>();
-  private documentsWithoutValue = 0;
-
-  constructor(private readonly field: Field) {}
-
-  add(doc: unknown): void {
-    const distinctValues = new Set(valuesAt(doc, this.field.segments).filter((value) => isOfKind(value, this.field.kind)));
-    if (distinctValues.size === 0) this.documentsWithoutValue++;
-    for (const value of distinctValues) {
-      this.documentsPerTerm.set(value, (this.documentsPerTerm.get(value) ?? 0) + 1);
-    }
-  }
-
-  result(): TermFacetResult {
-    const terms = [...this.documentsPerTerm].map(([term, count]) => ({ term, count })).sort(byCountThenTerm);
-    return {
-      type: 'terms',
-      dataType: this.field.kind === 'number' ? 'number' : 'text',
-      missing: this.documentsWithoutValue,
-      total: terms.reduce((sum, term) => sum + term.count, 0),
-      other: 0,
-      terms,
-    };
-  }
-}
-
-function byCountThenTerm(a: FacetTerm, b: FacetTerm): number {
-  if (a.count !== b.count) return b.count - a.count;
-  if (a.term === b.term) return 0;
-  return a.term < b.term ? -1 : 1;
-}
-
-class RangeCounter implements FacetCounter {
-  private readonly buckets: RangeBucket[];
-
-  constructor(
-    private readonly field: Field,
-    ranges: readonly RangeItem[],
-  ) {
-    this.buckets = ranges.map((range) => new RangeBucket(numberOf(range.from), numberOf(range.to)));
-  }
-
-  add(doc: unknown): void {
-    const numbers = valuesAt(doc, this.field.segments).filter((value) => typeof value === 'number');
-    for (const bucket of this.buckets) bucket.add(numbers);
-  }
-
-  result(): RangeFacetResult {
-    return { type: 'range', dataType: 'number', ranges: this.buckets.map((bucket) => bucket.result()) };
-  }
-}
-
 /** The number of a checked bound on a number field (undefined is an open end). */
 function numberOf(bound: Bound): number | undefined {
   return typeof bound?.value === 'number' ? bound.value : undefined;
 }
 
-/** Statistics of one range: `from` included, `to` excluded, as commercetools range facets count. */
-class RangeBucket {
-  private documents = 0;
-  private values = 0;
-  private sum = 0;
-  private min = Number.POSITIVE_INFINITY;
-  private max = Number.NEGATIVE_INFINITY;
-
-  constructor(
-    private readonly from: number | undefined,
-    private readonly to: number | undefined,
-  ) {}
-
-  add(numbers: readonly number[]): void {
-    const inRange = numbers.filter((value) => this.contains(value));
-    if (inRange.length === 0) return;
-    this.documents++;
-    this.values += inRange.length;
-    for (const value of inRange) {
-      this.sum += value;
-      this.min = Math.min(this.min, value);
-      this.max = Math.max(this.max, value);
-    }
-  }
-
-  result(): FacetRange {
-    const isEmpty = this.values === 0;
-    return {
-      type: 'double',
-      from: this.from ?? 0,
-      fromStr: this.from === undefined ? '' : String(this.from),
-      to: this.to ?? 0,
-      toStr: this.to === undefined ? '' : String(this.to),
-      count: this.documents,
-      totalCount: this.values,
-      total: this.sum,
-      min: isEmpty ? 0 : this.min,
-      max: isEmpty ? 0 : this.max,
-      mean: isEmpty ? 0 : this.sum / this.values,
-    };
-  }
-
-  private contains(value: number): boolean {
-    return (this.from === undefined || value >= this.from) && (this.to === undefined || value < this.to);
-  }
+/** A term facet's answer from the documents per distinct value and the documents without one. */
+export function termFacetResult(kind: FieldKind, counts: readonly FacetTerm[], missing: number): TermFacetResult {
+  const terms = [...counts].sort(byCountThenTerm);
+  return {
+    type: 'terms',
+    dataType: kind === 'number' ? 'number' : 'text',
+    missing,
+    total: terms.reduce((sum, term) => sum + term.count, 0),
+    other: 0,
+    terms,
+  };
 }
 
-class FilterCounter implements FacetCounter {
-  private count = 0;
+function byCountThenTerm(a: FacetTerm, b: FacetTerm): number {
+  if (a.count !== b.count) return b.count - a.count;
+  if (a.term === b.term) return 0;
+  return (a.term as Scalar) < (b.term as Scalar) ? -1 : 1;
+}
 
-  constructor(private readonly matches: DocumentPredicate) {}
+/** What one range counted: documents with a value in it, and the values in it over all documents. */
+export interface RangeStatistics {
+  documents: number;
+  values: number;
+  sum: number;
+  min: number;
+  max: number;
+}
 
-  add(doc: unknown): void {
-    if (this.matches(doc)) this.count++;
-  }
-
-  result(): FilterFacetResult {
-    return { type: 'filter', count: this.count };
-  }
+/** One range of a range facet's answer, as commercetools writes it (0 and '' for an open end; 0 statistics when empty). */
+export function facetRange(range: NumberRange, statistics: RangeStatistics): FacetRange {
+  const isEmpty = statistics.values === 0;
+  return {
+    type: 'double',
+    from: range.from ?? 0,
+    fromStr: range.from === undefined ? '' : String(range.from),
+    to: range.to ?? 0,
+    toStr: range.to === undefined ? '' : String(range.to),
+    count: statistics.documents,
+    totalCount: statistics.values,
+    total: isEmpty ? 0 : statistics.sum,
+    min: isEmpty ? 0 : statistics.min,
+    max: isEmpty ? 0 : statistics.max,
+    mean: isEmpty ? 0 : statistics.sum / statistics.values,
+  };
 }

@@ -32,6 +32,22 @@ export class FieldCatalog {
     }
     return field && { path, segments, kind: kindOf(field) };
   }
+
+  /** Every field a search may name, each before the fields within it. */
+  all(): Field[] {
+    const found: Field[] = [];
+    const visit = (model: FieldModel, segments: readonly string[]) => {
+      const scope = elementsOf(model);
+      if (scope.kind !== 'object') return;
+      for (const [name, field] of Object.entries(scope.fields)) {
+        const path = [...segments, name];
+        found.push({ path: path.join('.'), segments: path, kind: kindOf(field) });
+        visit(field, path);
+      }
+    };
+    visit(this.root, []);
+    return found;
+  }
 }
 
 function kindOf(field: FieldModel): FieldKind {

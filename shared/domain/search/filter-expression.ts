@@ -1,18 +1,17 @@
-import type { DocumentPredicate } from '../language/document-predicate';
-import { valuesAt } from './document-values';
-import type { Bound, Condition, ExpressionSource, FieldReference, FilterExpression, Scalar, ValueItem } from './expression-ast';
+import type { Condition, ExpressionSource, FieldReference, FilterExpression, Scalar, ValueItem } from './expression-ast';
 import type { Field, FieldCatalog, FieldKind } from './field-catalog';
 import { malformedParameter, syntaxError } from './search-error';
+import type { FieldFilter } from './search-request';
 
 /**
- * Filter expressions, e.g. `objectTypeProperty.arrayOfIntExample:1,range(5 to *)`: a document
+ * Filter expressions, e.g. `objectTypeProperty.arrayOfIntExample:1,range(5 to *)`: a resource
  * passes when any of its values at the field matches any of the listed values or ranges.
  * Ranges include both ends, as commercetools filter ranges do.
  */
-export function compileFilter(expression: FilterExpression, fields: FieldCatalog): DocumentPredicate {
+export function checkFilter(expression: FilterExpression, fields: FieldCatalog): FieldFilter {
   const field = resolveField(expression.field, fields, expression.source);
   checkCondition(expression.condition, field, expression.source);
-  return conditionPredicate(expression.condition, field);
+  return { field, condition: expression.condition };
 }
 
 export function resolveField(reference: FieldReference, fields: FieldCatalog, source: ExpressionSource): Field {
@@ -56,32 +55,4 @@ const EXPECTED_VALUES: Record<FieldKind, string> = {
 /** Whether a document value is a number of a number field or a string of a text field. */
 export function isOfKind(value: unknown, kind: FieldKind): value is Scalar {
   return (kind === 'number' && typeof value === 'number') || (kind === 'text' && typeof value === 'string');
-}
-
-/** The predicate of a checked condition on a known field. */
-export function conditionPredicate(condition: Condition, field: Field): DocumentPredicate {
-  switch (condition.kind) {
-    case 'exists':
-      return (doc) => valuesAt(doc, field.segments).length > 0;
-    case 'missing':
-      return (doc) => valuesAt(doc, field.segments).length === 0;
-    case 'values': {
-      const matchers = condition.items.map((item) => valueMatcher(item, field.kind));
-      return (doc) => valuesAt(doc, field.segments).some((value) => matchers.some((matches) => matches(value)));
-    }
-  }
-}
-
-function valueMatcher(item: ValueItem, kind: FieldKind): (value: unknown) => boolean {
-  if (item.kind === 'term') return (value) => value === item.value;
-  const { from, to } = item;
-  return (value) => isOfKind(value, kind) && isAtLeast(value, from) && isAtMost(value, to);
-}
-
-function isAtLeast(value: Scalar, bound: Bound): boolean {
-  return bound === undefined || value >= bound.value;
-}
-
-function isAtMost(value: Scalar, bound: Bound): boolean {
-  return bound === undefined || value <= bound.value;
 }

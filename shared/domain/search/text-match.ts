@@ -1,9 +1,7 @@
-import type { DocumentPredicate } from '../language/document-predicate';
-import { forEachString } from './document-values';
-
 /**
  * Full-text matching: a document matches when every term of the query matches some token
- * of the document's strings, exactly or (fuzzy) within an edit distance.
+ * of the document's strings, exactly or (fuzzy) within an edit distance. The engine finds the
+ * matches (shared/store/postgres); these are the rules it keeps.
  */
 
 /** Letters, digits and combining marks of any script; everything else separates tokens. */
@@ -33,51 +31,13 @@ export interface TextQuery {
   fuzzyLevel: number | undefined;
 }
 
-interface TermMatcher {
-  term: string;
-  letters: readonly string[];
-  maxEdits: number;
-}
-
-/**
- * A predicate true for the documents whose strings match every term of the query. A text
- * without terms (empty, or only punctuation) restricts nothing.
- */
-export function compileTextQuery(query: TextQuery): DocumentPredicate {
-  const matchers = query.terms.map((term) => termMatcher(term, query));
-  if (matchers.length === 0) return () => true;
-  return (doc) => {
-    const text = new DocumentText(doc);
-    return matchers.every((matcher) => text.matches(matcher));
-  };
-}
-
-function termMatcher(term: string, query: TextQuery): TermMatcher {
-  const maxEdits = query.fuzzy ? (query.fuzzyLevel ?? defaultFuzzyLevel(term)) : 0;
-  return { term, letters: letters(term), maxEdits };
-}
-
-/** The distinct tokens of one document, split into letters only once and only if fuzzy needs them. */
-class DocumentText {
-  private readonly tokens = new Set<string>();
-  private tokenLetters: (readonly string[])[] | undefined;
-
-  constructor(doc: unknown) {
-    forEachString(doc, (text) => {
-      for (const token of tokenize(text)) this.tokens.add(token);
-    });
-  }
-
-  matches(matcher: TermMatcher): boolean {
-    if (this.tokens.has(matcher.term)) return true;
-    if (matcher.maxEdits === 0) return false;
-    this.tokenLetters ??= [...this.tokens].map(letters);
-    return this.tokenLetters.some((token) => isWithinEditDistance(matcher.letters, token, matcher.maxEdits));
-  }
+/** The edits a term may be away from a word of the document: none unless fuzzy. */
+export function maxEditsOf(term: string, query: TextQuery): number {
+  return query.fuzzy ? (query.fuzzyLevel ?? defaultFuzzyLevel(term)) : 0;
 }
 
 /** Code points, so that a letter outside the BMP counts as one edit, not two. */
-function letters(text: string): string[] {
+export function letters(text: string): string[] {
   return Array.from(text);
 }
 

@@ -1,57 +1,96 @@
 import type pg from 'pg';
+import { resourceJsonSchema } from '../../domain/resource-fields';
+import { FieldCatalog, letters, projectResource, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
+import { SEARCH_SCHEMA } from './search-schema';
+import { MAX_WORD_LENGTH, tsvectorLiteral } from './text-search';
 
 /**
- * The search index's tables. `search_resources` holds one row per resource ever indexed: its
- * projection (the fields search reads) and version, or, once deleted, only a marker at the version
- * it had (`deleted`), so that a late or repeated older change cannot bring it back.
+ * Puts are written only over an older version; a delete also over its own version (the resource
+ * as it was when deleted). The rows written are returned: only those resources get new values.
  */
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS search_resources (
-     project_key text NOT NULL,
-     id text NOT NULL,
-     version integer NOT NULL,
-     deleted boolean NOT NULL DEFAULT false,
-     created_at timestamptz,
-     last_modified_at timestamptz,
-     document jsonb,
-     PRIMARY KEY (project_key, id)
-   )`,
-];
-
-/** A put or a delete, written only over an older version (a delete also over its own version: the resource as it was when deleted). */
 const PUT = `
-  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, document)
-  VALUES ($1, $2, $3, false, $4, $5, $6)
+  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, document, words)
+  SELECT project_key, id, version, false, created_at, last_modified_at, document, words::tsvector
+  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::jsonb[], $7::text[])
+    AS change (project_key, id, version, created_at, last_modified_at, document, words)
   ON CONFLICT (project_key, id) DO UPDATE
     SET version = excluded.version, deleted = false, created_at = excluded.created_at,
-        last_modified_at = excluded.last_modified_at, document = excluded.document
-    WHERE r.version < excluded.version`;
+        last_modified_at = excluded.last_modified_at, document = excluded.document, words = excluded.words
+    WHERE r.version < excluded.version
+  RETURNING project_key, id`;
 const DELETE = `
   INSERT INTO search_resources AS r (project_key, id, version, deleted)
-  VALUES ($1, $2, $3, true)
+  SELECT project_key, id, version, true FROM unnest($1::text[], $2::text[], $3::int[]) AS change (project_key, id, version)
   ON CONFLICT (project_key, id) DO UPDATE
-    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, document = NULL
-    WHERE r.version <= excluded.version`;
+    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, document = NULL, words = NULL
+    WHERE r.version <= excluded.version
+  RETURNING project_key, id`;
+const CLEAR_VALUES = `
+  DELETE FROM search_values v USING unnest($1::text[], $2::text[]) AS written (project_key, id)
+  WHERE v.project_key = written.project_key AND v.id = written.id`;
+const INSERT_VALUES = `
+  INSERT INTO search_values (project_key, id, field, number, text)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[])`;
+const INSERT_WORDS = `
+  INSERT INTO search_words (project_key, word, length)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+  ON CONFLICT DO NOTHING`;
+
+type Put = Extract<IndexChange, { kind: 'put' }>;
+type Delete = Extract<IndexChange, { kind: 'delete' }>;
 
 export class PostgresSearchIndexWriter implements SearchIndexWriter {
+  private readonly fields = new FieldCatalog(resourceJsonSchema());
+
   constructor(private readonly pool: pg.Pool) {}
 
   async ensureSchema(): Promise<void> {
-    for (const statement of SCHEMA) await this.pool.query(statement);
+    for (const statement of SEARCH_SCHEMA) await this.pool.query(statement);
   }
 
+  /**
+   * One transaction per batch, a few statements whatever its size. Rows are written in key order,
+   * so two batches touching the same resources (the stream beside a reindex) wait on each other
+   * instead of deadlocking.
+   */
   async apply(changes: readonly IndexChange[]): Promise<void> {
+    const latest = latestChanges(changes);
+    const puts = latest.filter((change): change is Put => change.kind === 'put');
+    const deletes = latest.filter((change): change is Delete => change.kind === 'delete');
+    const projections = new Map(puts.map((put) => [keyOf(put.projectKey, put.resource.id), projectResource(put.resource, this.fields)]));
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      for (const change of changes) {
-        if (change.kind === 'put') {
-          const { id, version, createdAt, lastModifiedAt } = change.resource;
-          await client.query(PUT, [change.projectKey, id, version, createdAt, lastModifiedAt, JSON.stringify(change.resource)]);
-        } else {
-          await client.query(DELETE, [change.projectKey, change.id, change.version]);
-        }
+      const written: { project_key: string; id: string }[] = [];
+      if (puts.length > 0) {
+        const { rows } = await client.query<{ project_key: string; id: string }>(PUT, [
+          puts.map((put) => put.projectKey),
+          puts.map((put) => put.resource.id),
+          puts.map((put) => put.resource.version),
+          puts.map((put) => put.resource.createdAt),
+          puts.map((put) => put.resource.lastModifiedAt),
+          puts.map((put) => JSON.stringify(put.resource)),
+          puts.map((put) => tsvectorLiteral(projections.get(keyOf(put.projectKey, put.resource.id))!.words)),
+        ]);
+        written.push(...rows);
+      }
+      if (deletes.length > 0) {
+        const { rows } = await client.query<{ project_key: string; id: string }>(DELETE, [
+          deletes.map((change) => change.projectKey),
+          deletes.map((change) => change.id),
+          deletes.map((change) => change.version),
+        ]);
+        written.push(...rows);
+      }
+      if (written.length > 0) {
+        await client.query(CLEAR_VALUES, [written.map((row) => row.project_key), written.map((row) => row.id)]);
+        const indexed = written.flatMap((row) => {
+          const projection = projections.get(keyOf(row.project_key, row.id));
+          return projection ? [{ projectKey: row.project_key, id: row.id, projection }] : [];
+        });
+        await insertValues(client, indexed);
+        await insertWords(client, indexed);
       }
       await client.query('COMMIT');
     } catch (error) {
@@ -62,3 +101,57 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
     }
   }
 }
+
+interface Indexed {
+  projectKey: string;
+  id: string;
+  projection: ResourceProjection;
+}
+
+async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
+  const columns: [string[], string[], string[], (number | null)[], (string | null)[]] = [[], [], [], [], []];
+  for (const { projectKey, id, projection } of indexed) {
+    for (const value of projection.values) {
+      columns[0].push(projectKey);
+      columns[1].push(id);
+      columns[2].push(value.field);
+      columns[3].push(value.number ?? null);
+      columns[4].push(value.text ?? null);
+    }
+  }
+  if (columns[0].length > 0) await client.query(INSERT_VALUES, columns);
+}
+
+/** The batch's distinct words per project, in key order; longer ones never take part in fuzzy matching. */
+async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
+  const words = new Map<string, { projectKey: string; word: string; length: number }>();
+  for (const { projectKey, projection } of indexed) {
+    for (const word of projection.words) {
+      const length = letters(word).length;
+      if (length <= MAX_WORD_LENGTH) words.set(keyOf(projectKey, word), { projectKey, word, length });
+    }
+  }
+  const sorted = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
+  if (sorted.length === 0) return;
+  await client.query(INSERT_WORDS, [sorted.map((entry) => entry.projectKey), sorted.map((entry) => entry.word), sorted.map((entry) => entry.length)]);
+}
+
+/**
+ * The one change per resource that applying the batch in order would leave: the highest version,
+ * a delete over a put of the same version. In key order.
+ */
+function latestChanges(changes: readonly IndexChange[]): IndexChange[] {
+  const latest = new Map<string, IndexChange>();
+  for (const change of changes) {
+    const key = keyOf(change.projectKey, idOf(change));
+    const current = latest.get(key);
+    if (!current || versionOf(change) > versionOf(current) || (versionOf(change) === versionOf(current) && change.kind === 'delete')) {
+      latest.set(key, change);
+    }
+  }
+  return [...latest.keys()].sort().map((key) => latest.get(key)!);
+}
+
+const idOf = (change: IndexChange) => (change.kind === 'put' ? change.resource.id : change.id);
+const versionOf = (change: IndexChange) => (change.kind === 'put' ? change.resource.version : change.version);
+const keyOf = (projectKey: string, id: string) => `${projectKey}\u0000${id}`;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { ObjectTestType } from '../../../shared/domain/resource';
-import { compileSearch, type CompiledSearch, type FacetResult } from '../../../shared/domain/search';
+import type { FacetResult } from '../../../shared/domain/search';
+import { compileReferenceSearch, type CompiledSearch } from '../../support/search-reference';
 
 /** The JSON Schema the service hands the search engine. */
 export const resourceSchema = z.toJSONSchema(ObjectTestType, { io: 'output', unrepresentable: 'any' });
@@ -29,7 +30,7 @@ export function toParamMap(params: TestParams): Map<string, string[]> {
 }
 
 export function compile(params: TestParams): CompiledSearch {
-  return compileSearch(toParamMap(params), resourceSchema);
+  return compileReferenceSearch(toParamMap(params), resourceSchema);
 }
 
 /** Streams the documents through a search as the caller does; answers the result keys and facets. */

@@ -1,0 +1,31 @@
+import { DatabaseError } from 'pg';
+import { NoAnswerError } from '../../domain/errors';
+
+/**
+ * Whether PostgreSQL failed to answer rather than refused the statement: the connection could not
+ * be made or broke (no SQLSTATE: refused, reset, timed out), or the server said so itself —
+ * connection exceptions (08), too many connections (53300), shutting down, starting up or resuming
+ * ("cannot connect now", 57P0x), a statement cancelled by its timeout (57014).
+ */
+export function isUnanswered(error: unknown): boolean {
+  if (error instanceof DatabaseError) {
+    const code = error.code ?? '';
+    return code.startsWith('08') || code.startsWith('53') || code.startsWith('57');
+  }
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (typeof code === 'string' && NETWORK_CODES.has(code)) || DRIVER_MESSAGES.test(error.message);
+}
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE']);
+/** What the pg driver says of a connection that could not be made or broke, or of its read timeout. */
+const DRIVER_MESSAGES = /timeout|Connection terminated|not queryable/i;
+
+/** Runs `work`, turning an engine that did not answer into NoAnswerError (503 with Retry-After). */
+export async function answeredBy<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw isUnanswered(error) ? new NoAnswerError(error) : error;
+  }
+}

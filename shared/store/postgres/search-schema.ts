@@ -1,0 +1,50 @@
+/** How many characters of a text `search_values.prefix` holds. */
+export const TEXT_PREFIX_LENGTH = 200;
+
+/**
+ * The search index's tables, created where missing (idempotent).
+ *
+ * - `search_resources`: one row per resource ever indexed, with its version; its words as a
+ *   tsvector (GIN-indexed: the full-text match and its rank), or, once deleted, only a marker at
+ *   the version it had (`deleted`), so that a late or repeated older change cannot bring it back.
+ * - `search_values`: the resource's values at every field the schema knows (filters, facets,
+ *   sorts), one row per value; a row without number or text says the field is present.
+ * - `search_words`: each project's words, for fuzzy terms to find their candidates by length and
+ *   edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
+ *
+ * Ids, texts and words compare in the "C" collation, by code point, whatever the database's locale.
+ * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB).
+ */
+export const SEARCH_SCHEMA = [
+  'CREATE EXTENSION IF NOT EXISTS fuzzystrmatch',
+  `CREATE TABLE IF NOT EXISTS search_resources (
+     project_key text NOT NULL,
+     id text COLLATE "C" NOT NULL,
+     version integer NOT NULL,
+     deleted boolean NOT NULL DEFAULT false,
+     created_at timestamptz,
+     last_modified_at timestamptz,
+     document jsonb,
+     words tsvector,
+     PRIMARY KEY (project_key, id)
+   )`,
+  'CREATE INDEX IF NOT EXISTS search_resources_words ON search_resources USING gin (words)',
+  `CREATE TABLE IF NOT EXISTS search_values (
+     project_key text NOT NULL,
+     id text COLLATE "C" NOT NULL,
+     field text NOT NULL,
+     number double precision,
+     text text COLLATE "C",
+     prefix text COLLATE "C" GENERATED ALWAYS AS (left(text, ${TEXT_PREFIX_LENGTH})) STORED
+   )`,
+  'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (project_key, id, field)',
+  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) WHERE number IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) WHERE text IS NOT NULL',
+  `CREATE TABLE IF NOT EXISTS search_words (
+     project_key text NOT NULL,
+     word text COLLATE "C" NOT NULL,
+     length integer NOT NULL,
+     PRIMARY KEY (project_key, word)
+   )`,
+  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length)',
+];
