@@ -103,20 +103,66 @@ function queryAtScale(key: string, q: Json, chart: boolean): string {
   const sizes = Object.keys(q.resources);
   const mock = q.labdMock;
   const cell = (f: Json | undefined) =>
-    f ? `${f.p50Ms} ms ×${f.p50RatioToGetByKey}${f.readUnits === undefined ? '' : `, ${f.readUnitsAgain ?? f.readUnits} RU`}${f.status === 200 ? '' : ` (${f.status})`}` : '';
+    f
+      ? `${f.p50Ms} ms ×${f.p50RatioToGetByKey}${f.readUnits === undefined ? '' : `, ${f.readUnitsAgain ?? f.readUnits} RU`}${f.status === 200 ? '' : ` (${f.status})`}` +
+        `${f.selected === undefined ? '' : `, ${n(f.selected)} found`}${f.goalRatio === undefined ? '' : ` (≤ ${f.goalRatio}×: ${met(f.p50RatioToGetByKey <= f.goalRatio)})`}`
+      : '';
   const rows = Object.keys(q.resources[sizes[0]!]).map((shape) => [
     shape, ...sizes.map((size) => cell(q.resources[size][shape])), ...(mock ? [cell(mock.shapes[shape])] : []),
   ]);
   const head = ['shape', ...sizes.map((size) => `${n(Number(size))} resources`), ...(mock ? [`labd mock, ${n(mock.size)}`] : [])];
   const index = q.lastModifiedIndex === undefined ? '' : ` The lastModifiedAt index: ${q.lastModifiedIndex ? 'deployed' : 'not deployed'}.`;
+  const indexing = q.indexing
+    ? `\n\nSeeding and indexing: ${Object.entries<Json>(q.indexing)
+        .map(([size, i]) => `${n(Number(size))} resources written in ${seconds(i.seedMs)}, all searchable ${seconds(i.searchableAfterSeedMs)} after the last write`)
+        .join('; ')}.`
+    : '';
   return `## ${key === 'queryAtScale' ? 'Queries at scale' : `Queries at scale (\`${key}\`)`}
 
 Each shape in a project of each size, against a GET by key of the same project: p50, its ratio to
-the GET by key, and DynamoDB's read units (RU) per call. ${q.method}.${index}
+the GET by key, and DynamoDB's read units (RU) per call; for a search, how many resources it
+found, and its goal. ${q.method}.${index}${indexing}
 ${mock ? `The last column asks the same of @labdigital/commercetools-mock (in memory), ${mock.resourceType}.` : ''}
 ${chart ? `\n![p50 ms of each shape against the project's size](${CHART_FILE})\n` : ''}
 ${table(head, `---|${head.slice(1).map(() => '---:').join('|')}`, rows)}`;
 }
+
+function searchFreshness(report: Json): string {
+  const f = report.searchFreshness;
+  const goal = report.goals?.searchableMs;
+  const rows = ['create', 'update', 'delete'].map((kind) => {
+    const k = f[kind];
+    return [kind, k.runs, k.p50Ms ?? '', k.p95Ms ?? '', k.notShownWithin.changes, goal === undefined || k.p95Ms === undefined ? '' : met(k.notShownWithin.changes === 0 && k.p95Ms <= goal)];
+  });
+  return `## How soon a write is searchable
+
+${f.method}. Goal: p95 ≤ ${goal === undefined ? '–' : n(goal)} ms (about a second, locally).
+
+${table(['change', 'changes', 'p50 ms', 'p95 ms', `not shown within ${n(f.create.notShownWithin.ms)} ms`, 'goal'], '---|---:|---:|---:|---:|---', rows)}`;
+}
+
+function searchEngineAlone(report: Json): string {
+  const e = report.searchEngineAlone;
+  const sizes = Object.keys(e.resources);
+  const shapes = Object.keys(e.resources[sizes[0]!].shapes);
+  const rows = shapes.map((shape) => [
+    shape,
+    ...sizes.map((size) => {
+      const f = e.resources[size].shapes[shape];
+      return `${f.p50Ms} ms (p95 ${f.p95Ms}), ${n(f.selected)} found`;
+    }),
+  ]);
+  const head = ['search', ...sizes.map((size) => `${n(Number(size))} resources`)];
+  return `## The search engine alone
+
+The searches above at sizes the local table is too slow to seed: ${e.method}. Written at ${sizes
+    .map((size) => `${n(e.resources[size].resourcesPerSecond)} resources/s (${n(Number(size))} in ${seconds(e.resources[size].indexMs)})`)
+    .join(', ')}.
+
+${table(head, `---|${sizes.map(() => '---:').join('|')}`, rows)}`;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** p50 ms of each shape against the project size, both axes logarithmic, one line per shape. */
 export function queryAtScaleChart(q: Json): string {
@@ -168,6 +214,8 @@ export function performanceDoc(report: Json): { markdown: string; chart?: string
     ...Object.keys(report)
       .filter((key) => key.startsWith('queryAtScale') && report[key]?.resources)
       .map((key) => queryAtScale(key, report[key], key === 'queryAtScale')),
+    report.searchFreshness && searchFreshness(report),
+    report.searchEngineAlone && searchEngineAlone(report),
   ];
   return {
     markdown: `${sections.filter(Boolean).join('\n\n')}\n`,
