@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack } from '../local/stack';
+import { searchPool } from '../shared/composition-root';
 import { measureBundles } from './bundles';
 import { costPerMillion } from './cost';
 import { api, type InvocationContext } from './function-invocations';
@@ -36,7 +37,6 @@ if (unknown.length) throw new Error(`Unknown bench part ${unknown.join(', ')}; t
 const parts = new Set<Part>(asked.length ? (asked as Part[]) : PARTS);
 
 const reportFile = new URL('./report.json', import.meta.url);
-const previous = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Record<string, unknown>) : {};
 
 const dataDir = await mkdtemp(join(tmpdir(), 'grs-bench-'));
 const client = { clientId: 'bench-client', clientSecret: 'bench-secret' };
@@ -96,6 +96,8 @@ try {
     measured.searchEngineAlone = await searchEngineAlone();
   }
 
+  // Read at the end, so that a run of other parts that finished meanwhile keeps its figures.
+  const previous = existsSync(reportFile) ? (JSON.parse(readFileSync(reportFile, 'utf8')) as Record<string, unknown>) : {};
   const report: Record<string, unknown> = {
     generatedAt: new Date().toISOString(),
     machine: { node: process.version, platform: `${process.platform}-${process.arch}` },
@@ -113,6 +115,8 @@ try {
   writePerformanceDoc();
   console.log('\nwritten to bench/report.json and docs/performance.md (its tables)');
 } finally {
+  // Closed before the engine stops, which ends the pool's idle connections under it.
+  await searchPool().end();
   await stack.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -149,7 +149,7 @@ function searchEngineAlone(report: Json): string {
     shape,
     ...sizes.map((size) => {
       const f = e.resources[size].shapes[shape];
-      return `${f.p50Ms} ms (p95 ${f.p95Ms}), ${n(f.selected)} found`;
+      return f.error ? `**${f.error}**` : `${f.p50Ms} ms (p95 ${f.p95Ms}), ${n(f.selected)} found`;
     }),
   ]);
   const head = ['search', ...sizes.map((size) => `${n(Number(size))} resources`)];
