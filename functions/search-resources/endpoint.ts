@@ -35,7 +35,7 @@ export const searchResources = defineEndpoint({
       query: SEARCH_QUERY,
       tag: 'Resources',
       description:
-        'Full-text search: `text.<locale>=<words>` (e.g. `text.en=dog`; every word must match a word of the resource\'s strings). `fuzzy=true` allows the platform default edit distance (0 for 1–2 characters, 1 for 3–5, 2 above); a `fuzzyLevel` above it is 400. `filter`, `filter.query` and `filter.facets` take `<field>:<values or range(a to b)>`; `facet` takes `<field>`, `<field>:range(...)` or `<field>:<condition>`, optionally `as <name>`. `filter.query` on `id`, `key`, a `createdAt` range (or a `lastModifiedAt` range where the deployment indexes it) also narrows what is read: in a large project that is how a search stays within the query budget (else 400 `QueryTimedOut`).',
+        'Full-text search: `text.<locale>=<words>` (e.g. `text.en=dog`; every word must match a word of the resource\'s strings). `fuzzy=true` allows the platform default edit distance (0 for 1–2 characters, 1 for 3–5, 2 above; a swap of neighbours counts as one edit); a `fuzzyLevel` above it is 400. `filter`, `filter.query` and `filter.facets` take `<field>:<values or range(a to b)>`; `facet` takes `<field>`, `<field>:range(...)` or `<field>:<condition>`, optionally `as <name>`. With text and no `sort`, results come by relevance (how often the resource holds the words, damped by its length), ties by id; without text, by id. The search index follows writes within about a second; the results\' bodies are read from the table, current.',
       responses: { 200: { description: 'A page of the matches and the facets.', content: json('SearchResult') } },
       errors: QUERY_ERRORS,
     }),

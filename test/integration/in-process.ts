@@ -44,6 +44,7 @@ export async function startInProcessGateway(environment: Record<string, string> 
     AWS_LAMBDA_LOG_LEVEL: 'ERROR',
     // The local stack's table has the index, as the default deployment.
     LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME,
+    SEARCH_DATABASE_URL: endpoints.searchDatabaseUrl,
     ...environment,
   });
   const dynamoDb = (await import('../../shared/composition-root')).dynamoDb();

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, draftExample, tokenFor } from './api-client';
+import { untilSearchable } from './search-index-caught-up';
 
 /**
  * Queries over a project of their own, seeded with resources whose fields make predicates,
@@ -198,6 +199,8 @@ describe('HEAD /{projectKey}/resource', () => {
 
 describe('search (GET /{projectKey}/resource/searchApiPattern)', () => {
   const search = (query: string) => get(`/searchApiPattern?${query}`);
+
+  beforeAll(() => untilSearchable(async () => (await search('limit=1')).body.total, seeded.length));
 
   it('finds resources by text, exactly or fuzzily within the default level', async () => {
     const exact = await search('text.en=dog&limit=50');

@@ -38,7 +38,7 @@ describe('one INFO line per request, with every field issue 14 asks for, and the
   it.each([
     ['a create', 'POST', '/demo/resource', () => ({ key: uniqueKey(), ...draftExample }), 201, 'POST /{projectKey}/resource', undefined],
     ['a read of a missing key', 'GET', `/demo/resource/key=${uniqueKey('missing')}`, () => undefined, 404, 'GET /{projectKey}/resource/{id}', 'ResourceNotFound'],
-    ['a search past the budget', 'GET', '/demo/resource/searchApiPattern?text.en=nothing', () => undefined, 400, 'GET /{projectKey}/resource/searchApiPattern', 'QueryTimedOut'],
+    ['a query past the budget', 'GET', `/demo/resource?where=${encodeURIComponent('objectTypeProperty(arrayOfIntExample contains 99999)')}`, () => undefined, 400, 'GET /{projectKey}/resource', 'QueryTimedOut'],
   ])('%s (%s %s)', async (_, method, url, body, status, route, error) => {
     const { result, lines, text } = await linesOf(() => gateway.send(method, url, body()));
     expect(result.answer.statusCode).toBe(status);

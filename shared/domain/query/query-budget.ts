@@ -3,37 +3,23 @@ import { QueryTimedOutError } from '../errors';
 /**
  * How much one query may examine before it answers 400 `QueryTimedOut` instead of running into
  * the function's timeout: a number of resources read and a time. Queries an index answers stay
- * far below both; the rest (predicates on `objectTypeProperty`, other sorts, search, filtered
- * totals) read the project's resources and stop here. Defaults and their measurements:
- * docs/design.md, "Query budget".
+ * far below both; the rest (predicates on `objectTypeProperty`, other sorts, filtered totals)
+ * read the project's resources and stop here. Defaults and their measurements: docs/design.md, "Query budget".
  */
 export class QueryBudget {
   static readonly DEFAULT_ITEMS = 20_000;
   static readonly DEFAULT_MILLISECONDS = 5_000;
 
-  /** What a `where` query (GET and HEAD `/{projectKey}/resource`, GET `…/sorted-query-parameters`) can do about it. */
+  /** What a query (GET and HEAD `/{projectKey}/resource`, GET `…/sorted-query-parameters`) can do about it. */
   static readonly QUERY_ADVICE =
     'Narrow it with a top-level condition on an indexed field (id, key, a createdAt range, or a lastModifiedAt range where the ' +
     'deployment indexes lastModifiedAt), ask withTotal=false, or page by id (sort=id asc with where id > "<last id>").';
-
-  /** What a search (GET `/{projectKey}/resource/searchApiPattern`) can do about it. */
-  static readonly SEARCH_ADVICE =
-    'Narrow it with filter.query on an indexed field (id, key, createdAt:range("<from>" to "<to>"), or a lastModifiedAt range ' +
-    'where the deployment indexes lastModifiedAt), or ask withTotal=false without facets, sorted by id or createdAt (or not at all), ' +
-    'so that reading stops once the page is full.';
 
   constructor(
     readonly maxItems = QueryBudget.DEFAULT_ITEMS,
     readonly maxMilliseconds = QueryBudget.DEFAULT_MILLISECONDS,
     private readonly clock: () => number = () => performance.now(),
-    /** Told to the client past the budget: what it can do instead. */
-    readonly advice = QueryBudget.QUERY_ADVICE,
   ) {}
-
-  /** The same budget, telling this advice past it. */
-  advising(advice: string): QueryBudget {
-    return new QueryBudget(this.maxItems, this.maxMilliseconds, this.clock, advice);
-  }
 
   /** From `QUERY_BUDGET_ITEMS` and `QUERY_BUDGET_MS` when set (positive integers), else the defaults. */
   static fromEnvironment(environment: Record<string, string | undefined> = process.env): QueryBudget {
@@ -50,9 +36,9 @@ export class QueryBudget {
     let examined = 0;
     return () => {
       examined++;
-      if (examined > this.maxItems) throw new QueryTimedOutError(`more than ${this.maxItems} resources`, this.advice);
+      if (examined > this.maxItems) throw new QueryTimedOutError(`more than ${this.maxItems} resources`, QueryBudget.QUERY_ADVICE);
       // The clock is read every 64 resources: cheap, and a page of reads takes longer than that.
-      if ((examined & 63) === 0 && this.clock() > deadline) throw new QueryTimedOutError(`more than ${this.maxMilliseconds} ms`, this.advice);
+      if ((examined & 63) === 0 && this.clock() > deadline) throw new QueryTimedOutError(`more than ${this.maxMilliseconds} ms`, QueryBudget.QUERY_ADVICE);
     };
   }
 }

@@ -3,32 +3,38 @@ import { resourceJsonSchema } from '../../domain/resource-fields';
 import { FieldCatalog, letters, projectResource, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
 import { SEARCH_SCHEMA } from './search-schema';
-import { MAX_WORD_LENGTH, tsvectorLiteral } from './text-search';
+import { MAX_WORD_LENGTH, occurrencesOf } from './text-search';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource
  * as it was when deleted). The rows written are returned: only those resources get new values.
  */
 const PUT = `
-  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, document, words)
-  SELECT project_key, id, version, false, created_at, last_modified_at, document, words::tsvector
-  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::jsonb[], $7::text[])
-    AS change (project_key, id, version, created_at, last_modified_at, document, words)
+  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, document, word_count)
+  SELECT project_key, id, version, false, created_at, last_modified_at, document, word_count
+  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::jsonb[], $7::int[])
+    AS change (project_key, id, version, created_at, last_modified_at, document, word_count)
   ON CONFLICT (project_key, id) DO UPDATE
     SET version = excluded.version, deleted = false, created_at = excluded.created_at,
-        last_modified_at = excluded.last_modified_at, document = excluded.document, words = excluded.words
+        last_modified_at = excluded.last_modified_at, document = excluded.document, word_count = excluded.word_count
     WHERE r.version < excluded.version
   RETURNING project_key, id`;
 const DELETE = `
   INSERT INTO search_resources AS r (project_key, id, version, deleted)
   SELECT project_key, id, version, true FROM unnest($1::text[], $2::text[], $3::int[]) AS change (project_key, id, version)
   ON CONFLICT (project_key, id) DO UPDATE
-    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, document = NULL, words = NULL
+    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, document = NULL, word_count = NULL
     WHERE r.version <= excluded.version
   RETURNING project_key, id`;
 const CLEAR_VALUES = `
   DELETE FROM search_values v USING unnest($1::text[], $2::text[]) AS written (project_key, id)
   WHERE v.project_key = written.project_key AND v.id = written.id`;
+const CLEAR_POSTINGS = `
+  DELETE FROM search_postings p USING unnest($1::text[], $2::text[]) AS written (project_key, id)
+  WHERE p.project_key = written.project_key AND p.id = written.id`;
+const INSERT_POSTINGS = `
+  INSERT INTO search_postings (project_key, word, id, occurrences)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])`;
 const INSERT_VALUES = `
   INSERT INTO search_values (project_key, id, field, number, text)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[])`;
@@ -71,7 +77,7 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
           puts.map((put) => put.resource.createdAt),
           puts.map((put) => put.resource.lastModifiedAt),
           puts.map((put) => JSON.stringify(put.resource)),
-          puts.map((put) => tsvectorLiteral(projections.get(keyOf(put.projectKey, put.resource.id))!.words)),
+          puts.map((put) => projections.get(keyOf(put.projectKey, put.resource.id))!.words.length),
         ]);
         written.push(...rows);
       }
@@ -84,12 +90,15 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
         written.push(...rows);
       }
       if (written.length > 0) {
-        await client.query(CLEAR_VALUES, [written.map((row) => row.project_key), written.map((row) => row.id)]);
+        const writtenKeys = [written.map((row) => row.project_key), written.map((row) => row.id)];
+        await client.query(CLEAR_VALUES, writtenKeys);
+        await client.query(CLEAR_POSTINGS, writtenKeys);
         const indexed = written.flatMap((row) => {
           const projection = projections.get(keyOf(row.project_key, row.id));
           return projection ? [{ projectKey: row.project_key, id: row.id, projection }] : [];
         });
         await insertValues(client, indexed);
+        await insertPostings(client, indexed);
         await insertWords(client, indexed);
       }
       await client.query('COMMIT');
@@ -120,6 +129,19 @@ async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]):
     }
   }
   if (columns[0].length > 0) await client.query(INSERT_VALUES, columns);
+}
+
+async function insertPostings(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
+  const columns: [string[], string[], string[], number[]] = [[], [], [], []];
+  for (const { projectKey, id, projection } of indexed) {
+    for (const [word, occurrences] of occurrencesOf(projection.words)) {
+      columns[0].push(projectKey);
+      columns[1].push(word);
+      columns[2].push(id);
+      columns[3].push(occurrences);
+    }
+  }
+  if (columns[0].length > 0) await client.query(INSERT_POSTINGS, columns);
 }
 
 /** The batch's distinct words per project, in key order; longer ones never take part in fuzzy matching. */

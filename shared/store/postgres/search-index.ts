@@ -15,7 +15,7 @@ import {
 import type { SearchHits, SearchIndex, SearchPage } from '../search-index';
 import { answeredBy } from './engine-errors';
 import { TEXT_PREFIX_LENGTH } from './search-schema';
-import { MAX_WORD_LENGTH, tsqueryLiteral } from './text-search';
+import { indexedWord, MAX_WORD_LENGTH } from './text-search';
 
 /** Each statement's longest wait: below the request's deadline, which answers 503 past it anyway. */
 const STATEMENT_TIMEOUT_MS = 5_000;
@@ -33,6 +33,8 @@ export class PostgresSearchIndex implements SearchIndex {
     return answeredBy(async () => {
       const client = await this.pool.connect();
       try {
+        // One snapshot for the page, the total and the facets.
+        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         const run = async <R extends pg.QueryResultRow>(statement: Statement) =>
           (await client.query<R>({ text: statement.text, values: statement.values, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig)).rows;
         const text = await textQuery(run, projectKey, request);
@@ -43,7 +45,11 @@ export class PostgresSearchIndex implements SearchIndex {
         const total = page.withTotal ? Number((await run<{ count: string }>(countStatement(scope, results)))[0]!.count) : undefined;
         const facets: Record<string, FacetResult> = {};
         for (const facet of request.facets) facets[facet.name] = await facetOf(run, scope, facetBase, facet);
+        await client.query('COMMIT');
         return { ids, ...(total === undefined ? {} : { total }), facets };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
       } finally {
         client.release();
       }
@@ -53,10 +59,10 @@ export class PostgresSearchIndex implements SearchIndex {
 
 type Run = <R extends pg.QueryResultRow>(statement: Statement) => Promise<R[]>;
 
-/** What every condition of a search shares: its project and its text, as a tsquery literal (undefined: no text). */
+/** What every condition of a search shares: its project and its text, one group of words per term (undefined: no text). */
 interface Scope {
   projectKey: string;
-  text: string | undefined;
+  text: string[][] | undefined;
 }
 
 /** SQL text with its parameters: `bind` adds a value and answers its placeholder. */
@@ -71,19 +77,19 @@ class Statement {
 }
 
 /**
- * The search's text as a tsquery: every term, or (fuzzy) any word of the project's dictionary
- * within the term's edits. The dictionary finds candidates by length and Levenshtein distance
+ * The search's text as groups of words, one per term: the term itself, or (fuzzy) any word of the
+ * project's dictionary within the term's edits. The dictionary finds candidates by length and Levenshtein distance
  * (at most twice the edits: a swap costs two there); the exact rule, a swap counting one edit, is
  * the domain's.
  */
-async function textQuery(run: Run, projectKey: string, request: SearchRequest): Promise<string | undefined> {
+async function textQuery(run: Run, projectKey: string, request: SearchRequest): Promise<string[][] | undefined> {
   const { terms } = request.text;
   if (terms.length === 0) return undefined;
   const groups: string[][] = [];
   for (const term of terms) {
     const edits = maxEditsOf(term, request.text);
     const length = letters(term).length;
-    const group = [term];
+    const group = [indexedWord(term)];
     if (edits > 0 && length <= MAX_WORD_LENGTH) {
       const statement = new Statement();
       statement.text = `SELECT word FROM search_words
@@ -96,13 +102,15 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
     }
     groups.push(group);
   }
-  return tsqueryLiteral(groups);
+  return groups;
 }
 
 /** The conditions on `r` of the resources that match the text and all the filters. */
 function matching(statement: Statement, scope: Scope, filters: readonly FieldFilter[]): string {
   const conditions = [`r.project_key = ${statement.bind(scope.projectKey)}`, 'NOT r.deleted'];
-  if (scope.text !== undefined) conditions.push(`r.words @@ ${statement.bind(scope.text)}::tsquery`);
+  for (const words of scope.text ?? []) {
+    conditions.push(`r.id IN (SELECT p.id FROM search_postings p WHERE p.project_key = r.project_key AND p.word = ANY(${statement.bind(words)}::text[]))`);
+  }
   for (const filter of filters) conditions.push(filterCondition(statement, filter));
   return conditions.join(' AND ');
 }
@@ -153,17 +161,25 @@ function countStatement(scope: Scope, filters: readonly FieldFilter[]): Statemen
 
 /**
  * The sort keys in SQL: a field's smallest value ascending, its largest descending; resources
- * without one last either way. No keys: relevance (term frequency, normalised by the resource's
- * length) with text, then id.
+ * without one last either way. No keys: relevance with text, then id.
  */
 function orderOf(statement: Statement, scope: Scope, keys: readonly SortKey[]): string {
-  if (keys.length === 0) return scope.text === undefined ? 'r.id' : `ts_rank(r.words, ${statement.bind(scope.text)}::tsquery, 1) DESC, r.id`;
+  if (keys.length === 0) return scope.text === undefined ? 'r.id' : `${relevance(statement, scope.text)} DESC, r.id`;
   return keys
     .map((key) => {
       const direction = key.direction > 0 ? 'ASC' : 'DESC';
       return `${sortValue(statement, key)} ${direction} NULLS LAST`;
     })
     .join(', ');
+}
+
+/**
+ * How often the resource holds the words searched for (any of a fuzzy term's), damped by its
+ * length: ts_rank's term frequency with its length normalisation (rank / (1 + ln length)).
+ */
+function relevance(statement: Statement, groups: readonly string[][]): string {
+  const occurrences = `SELECT sum(p.occurrences) FROM search_postings p WHERE p.project_key = r.project_key AND p.id = r.id AND p.word = ANY(${statement.bind(groups.flat())}::text[])`;
+  return `(${occurrences})::float8 / (1 + ln(1 + r.word_count))`;
 }
 
 function sortValue(statement: Statement, key: SortKey): string {

@@ -4,9 +4,10 @@ export const TEXT_PREFIX_LENGTH = 200;
 /**
  * The search index's tables, created where missing (idempotent).
  *
- * - `search_resources`: one row per resource ever indexed, with its version; its words as a
- *   tsvector (GIN-indexed: the full-text match and its rank), or, once deleted, only a marker at
- *   the version it had (`deleted`), so that a late or repeated older change cannot bring it back.
+ * - `search_resources`: one row per resource ever indexed, with its version and how many words
+ *   it holds, or, once deleted, only a marker at the version it had (`deleted`), so that a late
+ *   or repeated older change cannot bring it back.
+ * - `search_postings`: which resources hold a word, and how often (the full-text match and its rank).
  * - `search_values`: the resource's values at every field the schema knows (filters, facets,
  *   sorts), one row per value; a row without number or text says the field is present.
  * - `search_words`: each project's words, for fuzzy terms to find their candidates by length and
@@ -25,10 +26,17 @@ export const SEARCH_SCHEMA = [
      created_at timestamptz,
      last_modified_at timestamptz,
      document jsonb,
-     words tsvector,
+     word_count integer,
      PRIMARY KEY (project_key, id)
    )`,
-  'CREATE INDEX IF NOT EXISTS search_resources_words ON search_resources USING gin (words)',
+  `CREATE TABLE IF NOT EXISTS search_postings (
+     project_key text NOT NULL,
+     word text COLLATE "C" NOT NULL,
+     id text COLLATE "C" NOT NULL,
+     occurrences integer NOT NULL,
+     PRIMARY KEY (project_key, word, id)
+   )`,
+  'CREATE INDEX IF NOT EXISTS search_postings_resource ON search_postings (project_key, id)',
   `CREATE TABLE IF NOT EXISTS search_values (
      project_key text NOT NULL,
      id text COLLATE "C" NOT NULL,
@@ -46,5 +54,5 @@ export const SEARCH_SCHEMA = [
      length integer NOT NULL,
      PRIMARY KEY (project_key, word)
    )`,
-  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length)',
+  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length) INCLUDE (word)',
 ];

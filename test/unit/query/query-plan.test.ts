@@ -165,13 +165,6 @@ describe('QueryBudget', () => {
     await expect(anyMatch(documents, () => false, new QueryBudget(3))).rejects.toThrow(/withTotal=false/);
   });
 
-  it('tells the advice it is given (search cannot page by where)', async () => {
-    const documents = Array.from({ length: 5 }, (_, index) => ({ id: String(index) }));
-    const budget = new QueryBudget(3).advising(QueryBudget.SEARCH_ADVICE);
-    await expect(anyMatch(documents, () => false, budget)).rejects.toThrow(`more than 3 resources. ${QueryBudget.SEARCH_ADVICE}`);
-    expect(budget.maxItems).toBe(3);
-  });
-
   it('throws past its time, read from the clock every 64 documents', async () => {
     let now = 0;
     const budget = new QueryBudget(1_000_000, 100, () => now);
