@@ -5,7 +5,7 @@ import { dynamoDb as documentClient } from '../shared/composition-root';
 import { creationOrderedId } from '../shared/domain/resource-id';
 import { keySentinelKey, resourceKey, statsShardKey } from '../shared/store/dynamodb/keys';
 import type { LocalStack } from '../local/stack';
-import { corpusResource, createdAtOf as at, keyOf, misspelt, PAGE, pageWordOf, RARE_INT } from './search-corpus';
+import { corpusResource, createdAtOf as at, keyOf, SEARCH_SHAPES } from './search-corpus';
 
 /**
  * Queries at scale: a project of each size (1k, 10k, 100k resources of bench/search-corpus.ts,
@@ -52,8 +52,6 @@ interface Shape {
 }
 const w = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 const quoted = (values: string[]) => values.map((value) => `"${value}"`).join(', ');
-const search = (parameters: string) => `/searchApiPattern?${parameters}`;
-const q = encodeURIComponent;
 /** 49 resources in the middle of the project (seeded resources were last modified when created). */
 const lastModifiedRange = (size: number) => `lastModifiedAt > "${at(Math.floor(size / 2))}" and lastModifiedAt < "${at(Math.floor(size / 2) + 50)}"`;
 const middleKeys = (size: number) => [keyOf(Math.floor(size / 2)), keyOf(Math.floor(size / 3)), keyOf(size - 7)];
@@ -99,36 +97,8 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
       ours: () => `?${w('objectTypeProperty(arrayOfObjectType(integerExample = 4242))')}&limit=20`,
       mock: () => `?${w('addresses(city = "city-4242")')}&limit=20`,
     },
-    ...searchShapes(),
-  ];
-}
-
-/**
- * Searches (GET /{projectKey}/resource/searchApiPattern), answered by the search engine: those that
- * select a page's worth are held to 3× a read by key, those that count the whole project to 10×.
- * The words and numbers they name are the corpus's (bench/search-corpus.ts).
- */
-export function searchShapes(): Shape[] {
-  const middle = (size: number) => Math.floor(size / 2);
-  const word = (size: number) => pageWordOf(middle(size), size);
-  const intField = 'objectTypeProperty.arrayOfIntExample';
-  return [
-    { name: `search, text: a word of ${PAGE} resources, total`, ours: (size) => search(`text.en=${word(size)}&limit=20`), goalRatio: 3 },
-    { name: `search, filter: a number of ${PAGE} resources, total`, ours: () => search(`filter=${q(`${intField}:${RARE_INT}`)}&limit=20`), goalRatio: 3 },
-    {
-      name: `search, filter: a range of ${PAGE} numbers, total`,
-      ours: (size) => search(`filter=${q(`objectTypeProperty.arrayOfUniqueIntExample:range(${middle(size)} to ${middle(size) + PAGE - 1})`)}&limit=20`),
-      goalRatio: 3,
-    },
-    { name: 'search, fuzzy: a misspelt word (default level), total', ours: (size) => search(`text.en=${misspelt(word(size))}&fuzzy=true&limit=20`), goalRatio: 3 },
-    { name: 'search, fuzzy: a misspelt word, fuzzyLevel=1, total', ours: (size) => search(`text.en=${misspelt(word(size))}&fuzzy=true&fuzzyLevel=1&limit=20`), goalRatio: 3 },
-    { name: 'search, term facet and total over the project', ours: () => search(`facet=${q(intField)}&limit=20`), goalRatio: 10 },
-    {
-      name: 'search, range facet and total over the project',
-      ours: () => search(`facet=${q('objectTypeProperty.arrayOfFloatExample:range(* to 25), (25 to 50), (50 to 75), (75 to *)')}&limit=20`),
-      goalRatio: 10,
-    },
-    { name: 'search, text: a word of half the project, sort=createdAt desc, limit 20', ours: () => search('text.en=dog&sort=createdAt desc&limit=20&withTotal=false') },
+    // Searches, answered by the search engine, each held to its goal.
+    ...SEARCH_SHAPES.map(({ name, path, goalRatio }) => ({ name, ours: path, goalRatio })),
   ];
 }
 

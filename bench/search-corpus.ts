@@ -77,3 +77,43 @@ export function corpusResource(index: number, size: number): Resource {
     },
   };
 }
+
+/** A search of the corpus: its path under the resource collection of a project of `size`, how many resources it matches there, and the bound on its ratio to a read by key. */
+export interface SearchShape {
+  name: string;
+  path: (size: number) => string;
+  matches: (size: number) => number;
+  goalRatio?: number;
+}
+
+const search = (parameters: string) => `/searchApiPattern?${parameters}`;
+const q = encodeURIComponent;
+const middle = (size: number) => Math.floor(size / 2);
+const word = (size: number) => pageWordOf(middle(size), size);
+const intField = 'objectTypeProperty.arrayOfIntExample';
+
+/**
+ * Searches (GET /{projectKey}/resource/searchApiPattern) of the corpus, answered by the search
+ * engine: those that select a page's worth are held to 3× a read by key, those that count the
+ * whole project to 10×.
+ */
+export const SEARCH_SHAPES: SearchShape[] = [
+  { name: `search, text: a word of ${PAGE} resources, total`, path: (size) => search(`text.en=${word(size)}&limit=20`), matches: () => PAGE, goalRatio: 3 },
+  { name: `search, filter: a number of ${PAGE} resources, total`, path: () => search(`filter=${q(`${intField}:${RARE_INT}`)}&limit=20`), matches: () => PAGE, goalRatio: 3 },
+  {
+    name: `search, filter: a range of ${PAGE} numbers, total`,
+    path: (size) => search(`filter=${q(`objectTypeProperty.arrayOfUniqueIntExample:range(${middle(size)} to ${middle(size) + PAGE - 1})`)}&limit=20`),
+    matches: () => PAGE,
+    goalRatio: 3,
+  },
+  { name: 'search, fuzzy: a misspelt word (default level), total', path: (size) => search(`text.en=${misspelt(word(size))}&fuzzy=true&limit=20`), matches: () => PAGE, goalRatio: 3 },
+  { name: 'search, fuzzy: a misspelt word, fuzzyLevel=1, total', path: (size) => search(`text.en=${misspelt(word(size))}&fuzzy=true&fuzzyLevel=1&limit=20`), matches: () => PAGE, goalRatio: 3 },
+  { name: 'search, term facet and total over the project', path: () => search(`facet=${q(intField)}&limit=20`), matches: (size) => size, goalRatio: 10 },
+  {
+    name: 'search, range facet and total over the project',
+    path: () => search(`facet=${q('objectTypeProperty.arrayOfFloatExample:range(* to 25), (25 to 50), (50 to 75), (75 to *)')}&limit=20`),
+    matches: (size) => size,
+    goalRatio: 10,
+  },
+  { name: 'search, text: a word of half the project, sort=createdAt desc, limit 20', path: () => search('text.en=dog&sort=createdAt desc&limit=20&withTotal=false'), matches: (size) => size / 2 },
+];
