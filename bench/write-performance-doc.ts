@@ -20,10 +20,10 @@ const INTRO = `# Performance and cost
 
 <!-- Written by \`npm run perf-doc\` from bench/report.json (also at the end of \`npm run bench\`); do not edit. -->
 
-\`npm run bench [-- part ...]\` starts the local stack (the same handlers, DynamoDB Local, the S3
-emulator) on a fresh data directory, measures, and writes \`bench/report.json\`; this page is
-generated from that report. The figures come from one machine and DynamoDB Local: they compare
-designs and catch regressions, they do not predict AWS latencies. DynamoDB round trips per operation
+\`npm run bench [-- part ...]\` starts the local stack (the same handlers, DynamoDB Local, PostgreSQL
+for search, the S3 emulator) on a fresh data directory, measures, and writes \`bench/report.json\`;
+this page is generated from that report. The figures come from one machine and local engines: they
+compare designs and catch regressions, they do not predict AWS latencies. DynamoDB round trips per operation
 are not measured but tested exactly (\`test/integration/round-trips.test.ts\`). A run of some parts
 keeps the others' figures from the previous report; each part says when it was measured.`;
 
@@ -164,7 +164,7 @@ ${table(head, `---|${sizes.map(() => '---:').join('|')}`, rows)}`;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** p50 ms of each shape against the project size, both axes logarithmic, one line per shape. */
+/** p50 ms of each shape against the project size, both axes logarithmic, one line per shape; searches drawn thicker. */
 export function queryAtScaleChart(q: Json): string {
   const sizes = Object.keys(q.resources).map(Number);
   const shapes = Object.keys(q.resources[String(sizes[0])]);
@@ -192,9 +192,10 @@ export function queryAtScaleChart(q: Json): string {
   }
   shapes.forEach((shape, i) => {
     const points = sizes.map((size) => `${x(size)},${y(q.resources[size][shape].p50Ms)}`).join(' ');
-    out.push(`<polyline points="${points}" fill="none" stroke="${colour(i)}" stroke-width="1.5"${dash(i)}/>`);
+    const width = shape.startsWith('search') ? 3 : 1.5;
+    out.push(`<polyline points="${points}" fill="none" stroke="${colour(i)}" stroke-width="${width}"${dash(i)}/>`);
     const ly = top + 10 + 18 * i;
-    out.push(`<line x1="${left + plotW + 30}" y1="${ly}" x2="${left + plotW + 60}" y2="${ly}" stroke="${colour(i)}" stroke-width="2"${dash(i)}/>`);
+    out.push(`<line x1="${left + plotW + 30}" y1="${ly}" x2="${left + plotW + 60}" y2="${ly}" stroke="${colour(i)}" stroke-width="${width + 0.5}"${dash(i)}/>`);
     out.push(`<text x="${left + plotW + 66}" y="${ly}" dominant-baseline="middle">${text(shape)}</text>`);
   });
   return `${[...out, '</svg>'].join('\n')}\n`;
