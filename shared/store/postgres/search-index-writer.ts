@@ -1,46 +1,42 @@
 import type pg from 'pg';
 import { resourceJsonSchema } from '../../domain/resource-fields';
-import { FieldCatalog, letters, projectResource, type ResourceProjection } from '../../domain/search';
+import { FieldCatalog, letters, projectResource, type ProjectedValue, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
 import { SEARCH_SCHEMA } from './search-schema';
-import { MAX_WORD_LENGTH, occurrencesOf } from './text-search';
+import { MAX_WORD_LENGTH, occurrencesOf, signatureOf } from './text-search';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource
  * as it was when deleted). The rows written are returned: only those resources get new values.
  */
 const PUT = `
-  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, document, word_count)
-  SELECT project_key, id, version, false, created_at, last_modified_at, document, word_count
-  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::jsonb[], $7::int[])
-    AS change (project_key, id, version, created_at, last_modified_at, document, word_count)
+  INSERT INTO search_resources AS r (project_key, id, version, deleted, created_at, last_modified_at, word_count)
+  SELECT project_key, id, version, false, created_at, last_modified_at, word_count
+  FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::int[])
+    AS change (project_key, id, version, created_at, last_modified_at, word_count)
   ON CONFLICT (project_key, id) DO UPDATE
     SET version = excluded.version, deleted = false, created_at = excluded.created_at,
-        last_modified_at = excluded.last_modified_at, document = excluded.document, word_count = excluded.word_count
+        last_modified_at = excluded.last_modified_at, word_count = excluded.word_count
     WHERE r.version < excluded.version
-  RETURNING project_key, id`;
+  RETURNING project_key, id, seq`;
 const DELETE = `
   INSERT INTO search_resources AS r (project_key, id, version, deleted)
   SELECT project_key, id, version, true FROM unnest($1::text[], $2::text[], $3::int[]) AS change (project_key, id, version)
   ON CONFLICT (project_key, id) DO UPDATE
-    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, document = NULL, word_count = NULL
+    SET version = excluded.version, deleted = true, created_at = NULL, last_modified_at = NULL, word_count = NULL
     WHERE r.version <= excluded.version
-  RETURNING project_key, id`;
-const CLEAR_VALUES = `
-  DELETE FROM search_values v USING unnest($1::text[], $2::text[]) AS written (project_key, id)
-  WHERE v.project_key = written.project_key AND v.id = written.id`;
-const CLEAR_POSTINGS = `
-  DELETE FROM search_postings p USING unnest($1::text[], $2::text[]) AS written (project_key, id)
-  WHERE p.project_key = written.project_key AND p.id = written.id`;
+  RETURNING project_key, id, seq`;
+const CLEAR_VALUES = 'DELETE FROM search_values WHERE seq = ANY($1::bigint[])';
+const CLEAR_POSTINGS = 'DELETE FROM search_postings WHERE seq = ANY($1::bigint[])';
 const INSERT_POSTINGS = `
-  INSERT INTO search_postings (project_key, word, id, occurrences)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[])`;
+  INSERT INTO search_postings (project_key, word, seq, occurrences)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])`;
 const INSERT_VALUES = `
-  INSERT INTO search_values (project_key, id, field, number, text)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[])`;
+  INSERT INTO search_values (project_key, seq, field, number, text, occurrences)
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::int[])`;
 const INSERT_WORDS = `
-  INSERT INTO search_words (project_key, word, length)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[])
+  INSERT INTO search_words (project_key, word, length, signature)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[])
   ON CONFLICT DO NOTHING`;
 
 type Put = Extract<IndexChange, { kind: 'put' }>;
@@ -68,21 +64,20 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const written: { project_key: string; id: string }[] = [];
+      const written: Written[] = [];
       if (puts.length > 0) {
-        const { rows } = await client.query<{ project_key: string; id: string }>(PUT, [
+        const { rows } = await client.query<Written>(PUT, [
           puts.map((put) => put.projectKey),
           puts.map((put) => put.resource.id),
           puts.map((put) => put.resource.version),
           puts.map((put) => put.resource.createdAt),
           puts.map((put) => put.resource.lastModifiedAt),
-          puts.map((put) => JSON.stringify(put.resource)),
           puts.map((put) => projections.get(keyOf(put.projectKey, put.resource.id))!.words.length),
         ]);
         written.push(...rows);
       }
       if (deletes.length > 0) {
-        const { rows } = await client.query<{ project_key: string; id: string }>(DELETE, [
+        const { rows } = await client.query<Written>(DELETE, [
           deletes.map((change) => change.projectKey),
           deletes.map((change) => change.id),
           deletes.map((change) => change.version),
@@ -90,12 +85,12 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
         written.push(...rows);
       }
       if (written.length > 0) {
-        const writtenKeys = [written.map((row) => row.project_key), written.map((row) => row.id)];
-        await client.query(CLEAR_VALUES, writtenKeys);
-        await client.query(CLEAR_POSTINGS, writtenKeys);
+        const seqs = written.map((row) => row.seq);
+        await client.query(CLEAR_VALUES, [seqs]);
+        await client.query(CLEAR_POSTINGS, [seqs]);
         const indexed = written.flatMap((row) => {
           const projection = projections.get(keyOf(row.project_key, row.id));
-          return projection ? [{ projectKey: row.project_key, id: row.id, projection }] : [];
+          return projection ? [{ projectKey: row.project_key, seq: row.seq, projection }] : [];
         });
         await insertValues(client, indexed);
         await insertPostings(client, indexed);
@@ -111,21 +106,37 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
   }
 }
 
+/** A resource row the batch wrote; `seq` is a bigint, which pg hands over as text. */
+interface Written {
+  project_key: string;
+  id: string;
+  seq: string;
+}
+
 interface Indexed {
   projectKey: string;
-  id: string;
+  seq: string;
   projection: ResourceProjection;
 }
 
+/** Each resource's distinct values per field, with how often it holds each (range facets count them all). */
 async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
-  const columns: [string[], string[], string[], (number | null)[], (string | null)[]] = [[], [], [], [], []];
-  for (const { projectKey, id, projection } of indexed) {
+  const columns: [string[], string[], string[], (number | null)[], (string | null)[], number[]] = [[], [], [], [], [], []];
+  for (const { projectKey, seq, projection } of indexed) {
+    const distinct = new Map<string, { value: ProjectedValue; occurrences: number }>();
     for (const value of projection.values) {
+      const key = JSON.stringify([value.field, value.number, value.text]);
+      const entry = distinct.get(key);
+      if (entry) entry.occurrences++;
+      else distinct.set(key, { value, occurrences: 1 });
+    }
+    for (const { value, occurrences } of distinct.values()) {
       columns[0].push(projectKey);
-      columns[1].push(id);
+      columns[1].push(seq);
       columns[2].push(value.field);
       columns[3].push(value.number ?? null);
       columns[4].push(value.text ?? null);
+      columns[5].push(occurrences);
     }
   }
   if (columns[0].length > 0) await client.query(INSERT_VALUES, columns);
@@ -133,11 +144,11 @@ async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]):
 
 async function insertPostings(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
   const columns: [string[], string[], string[], number[]] = [[], [], [], []];
-  for (const { projectKey, id, projection } of indexed) {
+  for (const { projectKey, seq, projection } of indexed) {
     for (const [word, occurrences] of occurrencesOf(projection.words)) {
       columns[0].push(projectKey);
       columns[1].push(word);
-      columns[2].push(id);
+      columns[2].push(seq);
       columns[3].push(occurrences);
     }
   }
@@ -155,7 +166,12 @@ async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): 
   }
   const sorted = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
   if (sorted.length === 0) return;
-  await client.query(INSERT_WORDS, [sorted.map((entry) => entry.projectKey), sorted.map((entry) => entry.word), sorted.map((entry) => entry.length)]);
+  await client.query(INSERT_WORDS, [
+    sorted.map((entry) => entry.projectKey),
+    sorted.map((entry) => entry.word),
+    sorted.map((entry) => entry.length),
+    sorted.map((entry) => signatureOf(entry.word)),
+  ]);
 }
 
 /**

@@ -13,9 +13,9 @@ import {
   type SearchRequest,
 } from '../../domain/search';
 import type { SearchHits, SearchIndex, SearchPage } from '../search-index';
-import { answeredBy } from './engine-errors';
+import { answeredBy, isUnanswered } from './engine-errors';
 import { TEXT_PREFIX_LENGTH } from './search-schema';
-import { indexedWord, MAX_WORD_LENGTH } from './text-search';
+import { indexedWord, MAX_WORD_LENGTH, signatureOf } from './text-search';
 
 /** Each statement's longest wait: below the request's deadline, which answers 503 past it anyway. */
 const STATEMENT_TIMEOUT_MS = 5_000;
@@ -32,26 +32,36 @@ export class PostgresSearchIndex implements SearchIndex {
   search(projectKey: string, request: SearchRequest, page: SearchPage): Promise<SearchHits> {
     return answeredBy(async () => {
       const client = await this.pool.connect();
+      let failure: unknown;
       try {
-        // One snapshot for the page, the total and the facets.
-        await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        // One snapshot for the page, the total and the facets. For this transaction only: facets
+        // aggregate a project's values in memory (more than the default 4 MB), and a read by index
+        // costs about a sequential one (SSD, a cached working set), so a few matches are looked up
+        // by their index rather than found by scanning the project.
+        await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL random_page_cost = 1.1`);
         const run = async <R extends pg.QueryResultRow>(statement: Statement) =>
           (await client.query<R>({ text: statement.text, values: statement.values, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig)).rows;
-        const text = await textQuery(run, projectKey, request);
-        const scope: Scope = { projectKey, text };
+        const count = async (scope: Scope, filters: readonly FieldFilter[]) => Number((await run<{ count: string }>(countStatement(scope, filters)))[0]!.count);
+        const scope: Scope = { projectKey, text: await textQuery(run, projectKey, request) };
         const results = [...request.queryFilters, ...request.resultFilters];
         const facetBase = [...request.queryFilters, ...request.facetFilters];
         const ids = (await run<{ id: string }>(pageStatement(scope, results, page))).map((row) => row.id);
-        const total = page.withTotal ? Number((await run<{ count: string }>(countStatement(scope, results)))[0]!.count) : undefined;
+        // A page that is not full, and not past the end, tells the total itself.
+        const pageTells = ids.length < page.limit && (ids.length > 0 || page.offset === 0);
+        const total = page.withTotal ? (pageTells ? page.offset + ids.length : await count(scope, results)) : undefined;
+        let baseCount: Promise<number> | undefined;
+        const facetBaseCount = () => (baseCount ??= total !== undefined && request.resultFilters.length === 0 && request.facetFilters.length === 0 ? Promise.resolve(total) : count(scope, facetBase));
         const facets: Record<string, FacetResult> = {};
-        for (const facet of request.facets) facets[facet.name] = await facetOf(run, scope, facetBase, facet);
+        for (const facet of request.facets) facets[facet.name] = await facetOf(run, scope, facetBase, facet, facetBaseCount);
         await client.query('COMMIT');
         return { ids, ...(total === undefined ? {} : { total }), facets };
       } catch (error) {
+        failure = error;
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        // A connection that failed to answer is closed, not handed to the next search.
+        client.release(failure !== undefined && isUnanswered(failure));
       }
     });
   }
@@ -78,9 +88,9 @@ class Statement {
 
 /**
  * The search's text as groups of words, one per term: the term itself, or (fuzzy) any word of the
- * project's dictionary within the term's edits. The dictionary finds candidates by length and Levenshtein distance
- * (at most twice the edits: a swap costs two there); the exact rule, a swap counting one edit, is
- * the domain's.
+ * project's dictionary within the term's edits. The dictionary finds candidates by length, the
+ * characters they hold (signatureOf) and Levenshtein distance (at most twice the edits: a swap
+ * costs two there); the exact rule, a swap counting one edit, is the domain's.
  */
 async function textQuery(run: Run, projectKey: string, request: SearchRequest): Promise<string[][] | undefined> {
   const { terms } = request.text;
@@ -94,6 +104,7 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
       const statement = new Statement();
       statement.text = `SELECT word FROM search_words
         WHERE project_key = ${statement.bind(projectKey)} AND length BETWEEN ${statement.bind(length - edits)} AND ${statement.bind(length + edits)}
+          AND bit_count((signature # ${statement.bind(signatureOf(term))}::bigint)::bit(64)) <= ${statement.bind(2 * edits)}
           AND levenshtein_less_equal(word, ${statement.bind(term)}, ${statement.bind(2 * edits)}) <= ${statement.bind(2 * edits)}`;
       const termLetters = letters(term);
       for (const { word } of await run<{ word: string }>(statement)) {
@@ -105,19 +116,24 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
   return groups;
 }
 
-/** The conditions on `r` of the resources that match the text and all the filters. */
+/**
+ * `FROM … WHERE …` of the resources that match the text and all the filters, as `r`. With text,
+ * the resources come from the postings of its words, with `t.occurrences` of them (relevance):
+ * one pass over the words' postings, each term's group held by a `bool_or`.
+ */
 function matching(statement: Statement, scope: Scope, filters: readonly FieldFilter[]): string {
-  const conditions = [`r.project_key = ${statement.bind(scope.projectKey)}`, 'NOT r.deleted'];
-  for (const words of scope.text ?? []) {
-    conditions.push(`r.id IN (SELECT p.id FROM search_postings p WHERE p.project_key = r.project_key AND p.word = ANY(${statement.bind(words)}::text[]))`);
-  }
-  for (const filter of filters) conditions.push(filterCondition(statement, filter));
-  return conditions.join(' AND ');
+  const project = statement.bind(scope.projectKey);
+  const conditions = [`r.project_key = ${project}`, 'NOT r.deleted', ...filters.map((filter) => filterCondition(statement, filter))];
+  if (scope.text === undefined) return `FROM search_resources r WHERE ${conditions.join(' AND ')}`;
+  const everyTerm = scope.text.map((words) => `bool_or(p.word = ANY(${statement.bind(words)}::text[]))`).join(' AND ');
+  const matches = `SELECT p.seq, sum(p.occurrences) AS occurrences FROM search_postings p
+    WHERE p.project_key = ${project} AND p.word = ANY(${statement.bind(scope.text.flat())}::text[]) GROUP BY p.seq HAVING ${everyTerm}`;
+  return `FROM (${matches}) AS t JOIN search_resources r ON r.seq = t.seq WHERE ${conditions.join(' AND ')}`;
 }
 
 /** A filter on `r`: whether the resource holds (exists), holds no (missing), or holds a matching value at the field. */
 function filterCondition(statement: Statement, { field, condition }: FieldFilter): string {
-  const values = `SELECT 1 FROM search_values v WHERE v.project_key = r.project_key AND v.id = r.id AND v.field = ${statement.bind(field.path)}`;
+  const values = `SELECT 1 FROM search_values v WHERE v.seq = r.seq AND v.field = ${statement.bind(field.path)}`;
   switch (condition.kind) {
     case 'exists':
       return `EXISTS (${values})`;
@@ -147,15 +163,15 @@ function valueComparison(statement: Statement, column: 'number' | 'text', operat
 
 function pageStatement(scope: Scope, filters: readonly FieldFilter[], page: SearchPage): Statement {
   const statement = new Statement();
-  const where = matching(statement, scope, filters);
+  const from = matching(statement, scope, filters);
   const order = orderOf(statement, scope, page.sort);
-  statement.text = `SELECT r.id FROM search_resources r WHERE ${where} ORDER BY ${order} LIMIT ${statement.bind(page.limit)} OFFSET ${statement.bind(page.offset)}`;
+  statement.text = `SELECT r.id ${from} ORDER BY ${order} LIMIT ${statement.bind(page.limit)} OFFSET ${statement.bind(page.offset)}`;
   return statement;
 }
 
 function countStatement(scope: Scope, filters: readonly FieldFilter[]): Statement {
   const statement = new Statement();
-  statement.text = `SELECT count(*) FROM search_resources r WHERE ${matching(statement, scope, filters)}`;
+  statement.text = `SELECT count(*) ${matching(statement, scope, filters)}`;
   return statement;
 }
 
@@ -164,7 +180,7 @@ function countStatement(scope: Scope, filters: readonly FieldFilter[]): Statemen
  * without one last either way. No keys: relevance with text, then id.
  */
 function orderOf(statement: Statement, scope: Scope, keys: readonly SortKey[]): string {
-  if (keys.length === 0) return scope.text === undefined ? 'r.id' : `${relevance(statement, scope.text)} DESC, r.id`;
+  if (keys.length === 0) return scope.text === undefined ? 'r.id' : `${RELEVANCE} DESC, r.id`;
   return keys
     .map((key) => {
       const direction = key.direction > 0 ? 'ASC' : 'DESC';
@@ -177,10 +193,7 @@ function orderOf(statement: Statement, scope: Scope, keys: readonly SortKey[]): 
  * How often the resource holds the words searched for (any of a fuzzy term's), damped by its
  * length: ts_rank's term frequency with its length normalisation (rank / (1 + ln length)).
  */
-function relevance(statement: Statement, groups: readonly string[][]): string {
-  const occurrences = `SELECT sum(p.occurrences) FROM search_postings p WHERE p.project_key = r.project_key AND p.id = r.id AND p.word = ANY(${statement.bind(groups.flat())}::text[])`;
-  return `(${occurrences})::float8 / (1 + ln(1 + r.word_count))`;
-}
+const RELEVANCE = 't.occurrences::float8 / (1 + ln(1 + r.word_count))';
 
 function sortValue(statement: Statement, key: SortKey): string {
   const path = key.path.join('.');
@@ -189,14 +202,14 @@ function sortValue(statement: Statement, key: SortKey): string {
   if (path === 'lastModifiedAt') return 'r.last_modified_at';
   const column = key.kind === 'number' ? 'number' : 'text';
   const aggregate = key.direction > 0 ? 'min' : 'max';
-  return `(SELECT ${aggregate}(v.${column}) FROM search_values v WHERE v.project_key = r.project_key AND v.id = r.id AND v.field = ${statement.bind(path)})`;
+  return `(SELECT ${aggregate}(v.${column}) FROM search_values v WHERE v.seq = r.seq AND v.field = ${statement.bind(path)})`;
 }
 
 /**
  * A facet over the facet base (text, `filter.query`, `filter.facets`). Values exist only for
  * resources not deleted, so with no condition beyond the project the values are counted directly.
  */
-async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest): Promise<FacetResult> {
+async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest, baseCount: () => Promise<number>): Promise<FacetResult> {
   if (facet.kind === 'filter') {
     const count = await run<{ count: string }>(countStatement(scope, [...filters, facet.filter]));
     return { type: 'filter', count: Number(count[0]!.count) };
@@ -205,40 +218,50 @@ async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], 
   const column = facet.field.kind === 'number' ? 'number' : 'text';
   let values = `FROM search_values v WHERE v.project_key = ${statement.bind(scope.projectKey)} AND v.field = ${statement.bind(facet.field.path)} AND v.${column} IS NOT NULL`;
   if (scope.text !== undefined || filters.length > 0) {
-    values += ` AND v.id IN (SELECT r.id FROM search_resources r WHERE ${matching(statement, scope, filters)})`;
+    values += ` AND v.seq IN (SELECT r.seq ${matching(statement, scope, filters)})`;
   }
   if (facet.kind === 'ranges') return rangeFacet(run, statement, values, facet.ranges);
-  return termFacet(run, statement, values, scope, filters, facet);
+  return termFacet(run, statement, values, facet, baseCount);
 }
 
-/** Documents per distinct value, and (the grouping set `()`) the documents with any value; missing is the rest of the base. */
-async function termFacet(run: Run, statement: Statement, values: string, scope: Scope, filters: readonly FieldFilter[], facet: FacetRequest & { kind: 'terms' }): Promise<FacetResult> {
+/** Documents per distinct value, and (the row without a term) the documents with any value; missing is the rest of the base. */
+async function termFacet(run: Run, statement: Statement, values: string, facet: FacetRequest & { kind: 'terms' }, baseCount: () => Promise<number>): Promise<FacetResult> {
   const column = facet.field.kind === 'number' ? 'number' : 'text';
-  statement.text = `SELECT v.${column} AS term, count(DISTINCT v.id)::int AS count ${values} GROUP BY GROUPING SETS ((v.${column}), ())`;
+  // A resource holds each value once (with its occurrences): a term's rows are its resources.
+  statement.text = `SELECT v.${column} AS term, count(*)::int AS count ${values} GROUP BY v.${column}
+    UNION ALL SELECT NULL, count(*)::int FROM (SELECT DISTINCT v.seq ${values}) AS with_value`;
   const rows = await run<{ term: number | string | null; count: number }>(statement);
-  const base = Number((await run<{ count: string }>(countStatement(scope, filters)))[0]!.count);
+  const base = await baseCount();
   const withValue = rows.find((row) => row.term === null)?.count ?? 0;
   const terms = rows.filter((row) => row.term !== null).map((row) => ({ term: row.term!, count: row.count }));
   return termFacetResult(facet.field.kind, terms, base - withValue);
 }
 
-/** Per range (from included, to excluded): documents and values in it, their sum, least and greatest. */
+/**
+ * Per range (from included, to excluded): the resources with a value in it, and its values (each
+ * as often as held) with their sum, least and greatest. Each resource's share first, then the sums.
+ */
 async function rangeFacet(run: Run, statement: Statement, values: string, ranges: readonly NumberRange[]): Promise<FacetResult> {
+  const perResource: string[] = [];
   const columns = ranges.map((range, index) => {
     const ends = [
       ...(range.from === undefined ? [] : [`v.number >= ${statement.bind(range.from)}::float8`]),
       ...(range.to === undefined ? [] : [`v.number < ${statement.bind(range.to)}::float8`]),
     ];
     const inRange = `FILTER (WHERE ${ends.length === 0 ? 'true' : ends.join(' AND ')})`;
+    perResource.push(
+      `sum(v.occurrences) ${inRange} AS values_${index}, sum(v.number * v.occurrences) ${inRange} AS sum_${index}, ` +
+        `min(v.number) ${inRange} AS min_${index}, max(v.number) ${inRange} AS max_${index}`,
+    );
     return [
-      `count(DISTINCT v.id) ${inRange} AS documents_${index}`,
-      `count(*) ${inRange} AS values_${index}`,
-      `sum(v.number) ${inRange} AS sum_${index}`,
-      `min(v.number) ${inRange} AS min_${index}`,
-      `max(v.number) ${inRange} AS max_${index}`,
+      `count(values_${index}) AS documents_${index}`,
+      `sum(values_${index}) AS values_${index}`,
+      `sum(sum_${index}) AS sum_${index}`,
+      `min(min_${index}) AS min_${index}`,
+      `max(max_${index}) AS max_${index}`,
     ].join(', ');
   });
-  statement.text = `SELECT ${columns.join(', ')} ${values}`;
+  statement.text = `SELECT ${columns.join(', ')} FROM (SELECT ${perResource.join(', ')} ${values} GROUP BY v.seq) AS per_resource`;
   const [row] = await run<Record<string, string | number | null>>(statement);
   return {
     type: 'range',

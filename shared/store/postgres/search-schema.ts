@@ -6,15 +6,17 @@ export const TEXT_PREFIX_LENGTH = 200;
  *
  * - `search_resources`: one row per resource ever indexed, with its version and how many words
  *   it holds, or, once deleted, only a marker at the version it had (`deleted`), so that a late
- *   or repeated older change cannot bring it back.
+ *   or repeated older change cannot bring it back. `seq` stands for the resource in the other
+ *   tables: a number hashes, joins and counts faster than its id.
  * - `search_postings`: which resources hold a word, and how often (the full-text match and its rank).
- * - `search_values`: the resource's values at every field the schema knows (filters, facets,
- *   sorts), one row per value; a row without number or text says the field is present.
- * - `search_words`: each project's words, for fuzzy terms to find their candidates by length and
- *   edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
+ * - `search_values`: the resource's distinct values at every field the schema knows (filters,
+ *   facets, sorts), with how often it holds each; a row without number or text says the field is present.
+ * - `search_words`: each project's words, for fuzzy terms to find their candidates by length, the
+ *   characters they hold and edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
  *
  * Ids, texts and words compare in the "C" collation, by code point, whatever the database's locale.
- * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB).
+ * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB). The
+ * value indexes include the resource, so filters and facets over a field read only its index.
  */
 export const SEARCH_SCHEMA = [
   'CREATE EXTENSION IF NOT EXISTS fuzzystrmatch',
@@ -25,34 +27,36 @@ export const SEARCH_SCHEMA = [
      deleted boolean NOT NULL DEFAULT false,
      created_at timestamptz,
      last_modified_at timestamptz,
-     document jsonb,
      word_count integer,
+     seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
      PRIMARY KEY (project_key, id)
    )`,
   `CREATE TABLE IF NOT EXISTS search_postings (
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
-     id text COLLATE "C" NOT NULL,
+     seq bigint NOT NULL,
      occurrences integer NOT NULL,
-     PRIMARY KEY (project_key, word, id)
+     PRIMARY KEY (project_key, word, seq)
    )`,
-  'CREATE INDEX IF NOT EXISTS search_postings_resource ON search_postings (project_key, id)',
+  'CREATE INDEX IF NOT EXISTS search_postings_resource ON search_postings (seq)',
   `CREATE TABLE IF NOT EXISTS search_values (
      project_key text NOT NULL,
-     id text COLLATE "C" NOT NULL,
+     seq bigint NOT NULL,
      field text NOT NULL,
      number double precision,
      text text COLLATE "C",
+     occurrences integer NOT NULL,
      prefix text COLLATE "C" GENERATED ALWAYS AS (left(text, ${TEXT_PREFIX_LENGTH})) STORED
    )`,
-  'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (project_key, id, field)',
-  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) WHERE number IS NOT NULL',
-  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) WHERE text IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (seq, field)',
+  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) INCLUDE (seq, occurrences) WHERE number IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) INCLUDE (seq) WHERE text IS NOT NULL',
   `CREATE TABLE IF NOT EXISTS search_words (
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
      length integer NOT NULL,
+     signature bigint NOT NULL,
      PRIMARY KEY (project_key, word)
    )`,
-  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length) INCLUDE (word)',
+  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length) INCLUDE (signature, word)',
 ];

@@ -22,3 +22,22 @@ export function occurrencesOf(tokens: readonly string[]): Map<string, number> {
   }
   return occurrences;
 }
+
+/**
+ * Which characters a word holds, as bits (a–z, 0–9, the rest hashed onto the other bits). An edit
+ * changes at most two of them (a substitution takes one character away and brings another), so a
+ * word within k edits of a term differs from it in at most 2k bits: a cheap test before the
+ * edit distance. A signed 64-bit integer, as PostgreSQL's bigint holds it.
+ */
+export function signatureOf(word: string): string {
+  let bits = 0n;
+  for (const character of letters(word)) bits |= 1n << BigInt(bitOf(character));
+  return BigInt.asIntN(64, bits).toString();
+}
+
+function bitOf(character: string): number {
+  const code = character.codePointAt(0)!;
+  if (code >= 0x61 && code <= 0x7a) return code - 0x61;
+  if (code >= 0x30 && code <= 0x39) return 26 + code - 0x30;
+  return 36 + (code % 28);
+}

@@ -1,0 +1,30 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { isWithinEditDistance, letters } from '../../../shared/domain/search';
+import { signatureOf } from '../../../shared/store/postgres/text-search';
+
+/** Bits in which two signatures differ, as the engine's bit_count((a # b)::bit(64)) counts them. */
+const differingBits = (a: string, b: string) => [...(BigInt.asUintN(64, BigInt(a) ^ BigInt(b))).toString(2)].filter((bit) => bit === '1').length;
+
+describe('the characters a word holds, as the fuzzy dictionary prefilters by them (signatureOf)', () => {
+  it('never leaves out a word within the edits: at most two differing bits per edit', () => {
+    // Few characters and short words: many pairs are within an edit or two.
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'ü', '0', '😀'), minLength: 0, maxLength: 5 });
+    let near = 0;
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 1, max: 2 }), (a, b, edits) => {
+        if (!isWithinEditDistance(letters(a), letters(b), edits)) return;
+        near++;
+        expect(differingBits(signatureOf(a), signatureOf(b))).toBeLessThanOrEqual(2 * edits);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(near).toBeGreaterThan(200);
+  });
+
+  it('tells words of other characters apart', () => {
+    expect(differingBits(signatureOf('dog'), signatureOf('dgo'))).toBe(0);
+    expect(differingBits(signatureOf('dog'), signatureOf('cat'))).toBe(6);
+    expect(signatureOf('zzz9')).toMatch(/^-?\d+$/);
+  });
+});
