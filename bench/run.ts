@@ -25,7 +25,7 @@ import { writePerformanceDoc } from './write-performance-doc';
  * DynamoDB Local: they compare designs and catch regressions, they do not predict AWS latencies.
  */
 // What users can tell: a cold start's import, the price of the 80/20 mix, and how soon a write is
-// searchable (p95); search ratios carry their goals (query-at-scale.ts), sizes are reported, not goals.
+// searchable (p95); searches carry their ratio goals (search-corpus.ts); sizes are reported, not goals.
 const GOALS = { initMs: 60, usdPerMillion: 1.95, searchableMs: 1000 };
 const PARTS = ['bundles', 'localOverhead', 'throughput', 'cost', 'queryAtScale', 'searchFreshness', 'searchEngineAlone', 'memory'] as const;
 type Part = (typeof PARTS)[number];

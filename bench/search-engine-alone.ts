@@ -13,10 +13,11 @@ const BATCH = 1_000;
 export const engineProjectOf = (size: number) => `engine-${size}`;
 
 /**
- * The search engine alone at sizes the local table is too slow to seed: the corpus written straight
- * into PostgreSQL through the index's writer (in batches, as the stream feeds it), then each search
- * shape asked of the index's adapter — the SQL the search function runs, without the table read of
- * the page's 20 bodies (a BatchGetItem whose cost does not grow with the project).
+ * The search engine alone, at sizes too slow to seed into DynamoDB Local in a bench run: the
+ * corpus written straight into PostgreSQL through the index's writer (in batches, as the stream
+ * feeds it), then each search shape asked of the index's adapter — the SQL the search function
+ * runs, without the table read of the page's 20 bodies (a BatchGetItem whose cost does not grow
+ * with the project).
  */
 export async function searchEngineAlone() {
   const bySize: Record<string, unknown> = {};

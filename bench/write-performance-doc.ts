@@ -155,7 +155,7 @@ function searchEngineAlone(report: Json): string {
   const head = ['search', ...sizes.map((size) => `${n(Number(size))} resources`)];
   return `## The search engine alone
 
-The searches above at sizes the local table is too slow to seed: ${e.method}. Written at ${sizes
+The searches above asked of the engine alone, at sizes too slow to seed into DynamoDB Local in a bench run: ${e.method}. Written at ${sizes
     .map((size) => `${n(e.resources[size].resourcesPerSecond)} resources/s (${n(Number(size))} in ${seconds(e.resources[size].indexMs)})`)
     .join(', ')}.
 
