@@ -20,10 +20,10 @@ const INTRO = `# Performance and cost
 
 <!-- Written by \`npm run perf-doc\` from bench/report.json (also at the end of \`npm run bench\`); do not edit. -->
 
-\`npm run bench [-- part ...]\` starts the local stack (the same handlers, DynamoDB Local, the S3
-emulator) on a fresh data directory, measures, and writes \`bench/report.json\`; this page is
-generated from that report. The figures come from one machine and DynamoDB Local: they compare
-designs and catch regressions, they do not predict AWS latencies. DynamoDB round trips per operation
+\`npm run bench [-- part ...]\` starts the local stack (the same handlers, DynamoDB Local, PostgreSQL
+for search, the S3 emulator) on a fresh data directory, measures, and writes \`bench/report.json\`;
+this page is generated from that report. The figures come from one machine and local engines: they
+compare designs and catch regressions, they do not predict AWS latencies. DynamoDB round trips per operation
 are not measured but tested exactly (\`test/integration/round-trips.test.ts\`). A run of some parts
 keeps the others' figures from the previous report; each part says when it was measured.`;
 
@@ -103,22 +103,68 @@ function queryAtScale(key: string, q: Json, chart: boolean): string {
   const sizes = Object.keys(q.resources);
   const mock = q.labdMock;
   const cell = (f: Json | undefined) =>
-    f ? `${f.p50Ms} ms ×${f.p50RatioToGetByKey}${f.readUnits === undefined ? '' : `, ${f.readUnitsAgain ?? f.readUnits} RU`}${f.status === 200 ? '' : ` (${f.status})`}` : '';
+    f
+      ? `${f.p50Ms} ms ×${f.p50RatioToGetByKey}${f.readUnits === undefined ? '' : `, ${f.readUnitsAgain ?? f.readUnits} RU`}${f.status === 200 ? '' : ` (${f.status})`}` +
+        `${f.selected === undefined ? '' : `, ${n(f.selected)} found`}${f.goalRatio === undefined ? '' : ` (≤ ${f.goalRatio}×: ${met(f.p50RatioToGetByKey <= f.goalRatio)})`}`
+      : '';
   const rows = Object.keys(q.resources[sizes[0]!]).map((shape) => [
     shape, ...sizes.map((size) => cell(q.resources[size][shape])), ...(mock ? [cell(mock.shapes[shape])] : []),
   ]);
   const head = ['shape', ...sizes.map((size) => `${n(Number(size))} resources`), ...(mock ? [`labd mock, ${n(mock.size)}`] : [])];
   const index = q.lastModifiedIndex === undefined ? '' : ` The lastModifiedAt index: ${q.lastModifiedIndex ? 'deployed' : 'not deployed'}.`;
+  const indexing = q.indexing
+    ? `\n\nSeeding and indexing: ${Object.entries<Json>(q.indexing)
+        .map(([size, i]) => `${n(Number(size))} resources written in ${seconds(i.seedMs)}, all searchable ${seconds(i.searchableAfterSeedMs)} after the last write`)
+        .join('; ')}.`
+    : '';
   return `## ${key === 'queryAtScale' ? 'Queries at scale' : `Queries at scale (\`${key}\`)`}
 
 Each shape in a project of each size, against a GET by key of the same project: p50, its ratio to
-the GET by key, and DynamoDB's read units (RU) per call. ${q.method}.${index}
+the GET by key, and DynamoDB's read units (RU) per call; for a search, how many resources it
+found, and its goal. ${q.method}.${index}${indexing}
 ${mock ? `The last column asks the same of @labdigital/commercetools-mock (in memory), ${mock.resourceType}.` : ''}
 ${chart ? `\n![p50 ms of each shape against the project's size](${CHART_FILE})\n` : ''}
 ${table(head, `---|${head.slice(1).map(() => '---:').join('|')}`, rows)}`;
 }
 
-/** p50 ms of each shape against the project size, both axes logarithmic, one line per shape. */
+function searchFreshness(report: Json): string {
+  const f = report.searchFreshness;
+  const goal = report.goals?.searchableMs;
+  const rows = ['create', 'update', 'delete'].map((kind) => {
+    const k = f[kind];
+    return [kind, k.runs, k.p50Ms ?? '', k.p95Ms ?? '', k.notShownWithin.changes, goal === undefined || k.p95Ms === undefined ? '' : met(k.notShownWithin.changes === 0 && k.p95Ms <= goal)];
+  });
+  return `## How soon a write is searchable
+
+${f.method}. Goal: p95 ≤ ${goal === undefined ? '–' : n(goal)} ms (about a second, locally).
+
+${table(['change', 'changes', 'p50 ms', 'p95 ms', `not shown within ${n(f.create.notShownWithin.ms)} ms`, 'goal'], '---|---:|---:|---:|---:|---', rows)}`;
+}
+
+function searchEngineAlone(report: Json): string {
+  const e = report.searchEngineAlone;
+  const sizes = Object.keys(e.resources);
+  const shapes = Object.keys(e.resources[sizes[0]!].shapes);
+  const rows = shapes.map((shape) => [
+    shape,
+    ...sizes.map((size) => {
+      const f = e.resources[size].shapes[shape];
+      return f.error ? `**${f.error}**` : `${f.p50Ms} ms (p95 ${f.p95Ms}), ${n(f.selected)} found`;
+    }),
+  ]);
+  const head = ['search', ...sizes.map((size) => `${n(Number(size))} resources`)];
+  return `## The search engine alone
+
+The searches above asked of the engine alone, at sizes too slow to seed into DynamoDB Local in a bench run: ${e.method}. Written at ${sizes
+    .map((size) => `${n(e.resources[size].resourcesPerSecond)} resources/s (${n(Number(size))} in ${seconds(e.resources[size].indexMs)})`)
+    .join(', ')}.
+
+${table(head, `---|${sizes.map(() => '---:').join('|')}`, rows)}`;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** p50 ms of each shape against the project size, both axes logarithmic, one line per shape; searches drawn thicker. */
 export function queryAtScaleChart(q: Json): string {
   const sizes = Object.keys(q.resources).map(Number);
   const shapes = Object.keys(q.resources[String(sizes[0])]);
@@ -146,9 +192,10 @@ export function queryAtScaleChart(q: Json): string {
   }
   shapes.forEach((shape, i) => {
     const points = sizes.map((size) => `${x(size)},${y(q.resources[size][shape].p50Ms)}`).join(' ');
-    out.push(`<polyline points="${points}" fill="none" stroke="${colour(i)}" stroke-width="1.5"${dash(i)}/>`);
+    const width = shape.startsWith('search') ? 3 : 1.5;
+    out.push(`<polyline points="${points}" fill="none" stroke="${colour(i)}" stroke-width="${width}"${dash(i)}/>`);
     const ly = top + 10 + 18 * i;
-    out.push(`<line x1="${left + plotW + 30}" y1="${ly}" x2="${left + plotW + 60}" y2="${ly}" stroke="${colour(i)}" stroke-width="2"${dash(i)}/>`);
+    out.push(`<line x1="${left + plotW + 30}" y1="${ly}" x2="${left + plotW + 60}" y2="${ly}" stroke="${colour(i)}" stroke-width="${width + 0.5}"${dash(i)}/>`);
     out.push(`<text x="${left + plotW + 66}" y="${ly}" dominant-baseline="middle">${text(shape)}</text>`);
   });
   return `${[...out, '</svg>'].join('\n')}\n`;
@@ -168,6 +215,8 @@ export function performanceDoc(report: Json): { markdown: string; chart?: string
     ...Object.keys(report)
       .filter((key) => key.startsWith('queryAtScale') && report[key]?.resources)
       .map((key) => queryAtScale(key, report[key], key === 'queryAtScale')),
+    report.searchFreshness && searchFreshness(report),
+    report.searchEngineAlone && searchEngineAlone(report),
   ];
   return {
     markdown: `${sections.filter(Boolean).join('\n\n')}\n`,

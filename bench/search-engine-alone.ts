@@ -1,0 +1,64 @@
+import { searchIndex, searchIndexWriter } from '../shared/composition-root';
+import { resourceFields, sortKeys } from '../shared/domain/query';
+import { QueryParameters } from '../shared/domain/query-parameters';
+import { resourceJsonSchema } from '../shared/domain/resource-fields';
+import { compileSearch } from '../shared/domain/search';
+import { pageRequestOf } from '../shared/services/query-service';
+import { measure } from './measure';
+import { corpusResource, SEARCH_SHAPES } from './search-corpus';
+
+export const ENGINE_ALONE_SIZES = (process.env.SEARCH_ENGINE_ALONE_SIZES ?? '100000,1000000').split(',').map(Number);
+const RUNS = Number(process.env.SEARCH_ENGINE_ALONE_RUNS ?? 12);
+const BATCH = 1_000;
+export const engineProjectOf = (size: number) => `engine-${size}`;
+
+/**
+ * The search engine alone, at sizes too slow to seed into DynamoDB Local in a bench run: the
+ * corpus written straight into PostgreSQL through the index's writer (in batches, as the stream
+ * feeds it), then each search shape asked of the index's adapter — the SQL the search function
+ * runs, without the table read of the page's 20 bodies (a BatchGetItem whose cost does not grow
+ * with the project).
+ */
+export async function searchEngineAlone() {
+  const bySize: Record<string, unknown> = {};
+  for (const size of ENGINE_ALONE_SIZES) {
+    const project = engineProjectOf(size);
+    console.log(`… writing ${size} resources into the search index`);
+    const started = performance.now();
+    for (let first = 0; first < size; first += BATCH) {
+      const changes = Array.from({ length: Math.min(BATCH, size - first) }, (_, offset) => ({ kind: 'put' as const, projectKey: project, resource: corpusResource(first + offset, size) }));
+      await searchIndexWriter().apply(changes);
+      if ((first / BATCH) % 100 === 99) console.log(`  ${first + BATCH} written`);
+    }
+    const indexMs = performance.now() - started;
+    const shapes: Record<string, unknown> = {};
+    for (const shape of SEARCH_SHAPES) {
+      const ask = searchOf(project, shape.path(size));
+      // A search past the adapter's statement timeout is reported as the error it answers.
+      shapes[shape.name] = await ask().then(
+        async ({ total, ids }) => ({ ...(await measure(ask, RUNS, 1)), selected: total ?? ids.length }),
+        (error: unknown) => ({ error: String(error) }),
+      );
+      console.log(`  ${size} ${shape.name}: ${JSON.stringify(shapes[shape.name])}`);
+    }
+    bySize[String(size)] = { indexMs: Math.round(indexMs), resourcesPerSecond: Math.round(size / (indexMs / 1000)), shapes };
+  }
+  return {
+    sizes: ENGINE_ALONE_SIZES,
+    method:
+      `the corpus written through searchIndexWriter().apply in batches of ${BATCH}; each search asked of searchIndex().search ${RUNS} times after one warm-up ` +
+      '(p50 and p95 ms), in the local PostgreSQL; no DynamoDB, no HTTP',
+    resources: bySize,
+  };
+}
+
+/** The search a shape's path asks, as the search service hands it to the index. */
+function searchOf(project: string, path: string) {
+  const entries = new Map<string, string[]>();
+  for (const [name, value] of new URL(path, 'http://bench').searchParams) entries.set(name, [...(entries.get(name) ?? []), value]);
+  const query = new QueryParameters(entries);
+  const request = compileSearch(query.entries, resourceJsonSchema());
+  const sorts = query.all('sort');
+  const page = { ...pageRequestOf(query), sort: sorts.length > 0 ? sortKeys(sorts, resourceFields()) : [] };
+  return () => searchIndex().search(project, request, page);
+}
