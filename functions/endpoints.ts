@@ -8,6 +8,7 @@ import { createSubscription } from './create-subscription/endpoint';
 import { deleteResource } from './delete-resource/endpoint';
 import { deleteSubscription } from './delete-subscription/endpoint';
 import { deliverChanges } from './deliver-changes/function';
+import { indexChanges } from './index-changes/function';
 import { getApiDocs } from './get-api-docs/endpoint';
 import { getAuthorizationServerMetadata } from './get-authorization-server-metadata/endpoint';
 import { getJwks } from './get-jwks/endpoint';
@@ -71,5 +72,5 @@ export const endpoints: readonly EndpointDeclaration[] = [
 /** What answers when no route matches (API Gateway's `$default`). */
 export const fallback: EndpointDeclaration = routeNotFound;
 
-/** Every Lambda function of the stack: the endpoints, the fallback, the authorizer and the stream's consumer. */
-export const functions: readonly FunctionDeclaration[] = [...endpoints, fallback, authorizer, deliverChanges];
+/** Every Lambda function of the stack: the endpoints, the fallback, the authorizer and the stream's two consumers. */
+export const functions: readonly FunctionDeclaration[] = [...endpoints, fallback, authorizer, deliverChanges, indexChanges];
