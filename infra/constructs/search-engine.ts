@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib'
 import { GatewayVpcEndpointAwsService, SubnetType, Vpc, type SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AuroraPostgresEngineVersion, ClusterInstance, Credentials, DatabaseCluster, DatabaseClusterEngine } from 'aws-cdk-lib/aws-rds';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
@@ -16,7 +17,7 @@ export interface SearchEngineProps {
 }
 
 /** The id CDK gives the function of AwsCustomResource, a singleton of the stack. */
-const AWS_CUSTOM_RESOURCE_FUNCTION_ID = 'AWS679f53fac002430cb0da5b7982bd2287';
+export const AWS_CUSTOM_RESOURCE_FUNCTION_ID = 'AWS679f53fac002430cb0da5b7982bd2287';
 
 /** Idle minutes before a cluster at 0 ACU pauses: Aurora's shortest. */
 const AUTO_PAUSE = Duration.minutes(5);
@@ -92,6 +93,7 @@ export class SearchEngine extends Construct {
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [this.cluster.secret!.secretArn] }),
       ]),
       installLatestAwsSdk: false,
+      logGroup: new LogGroup(this, 'UsersLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
     });
     users.node.addDependency(this.cluster);
     // The function behind every AwsCustomResource of the stack: one, created with the first.
