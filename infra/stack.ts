@@ -377,7 +377,7 @@ export class GenericResourceServiceStack extends Stack {
     const consumer = functionFor(deliverChanges, Duration.minutes(1));
     const failedBatches = readResourceChanges(consumer, 'ChangeStreamFailedBatches');
     new Rule(this, 'RetryParkedNotifications', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(consumer)] });
-    // The search index: a minute covers a batch that waits for a paused cluster to resume (≈ 15 s).
+    // The search index. A batch that meets the cluster paused fails and comes again once it has resumed (≈ 15 s).
     const indexer = functionFor(indexChanges, Duration.minutes(1));
     const failedIndexBatches = readResourceChanges(indexer, 'SearchIndexFailedBatches');
 
