@@ -61,6 +61,14 @@ describe('the search database users', () => {
     expect(owner.rows).toEqual([{ tableowner: writer }]);
   });
 
+  it('let the writer create the trusted extensions an index may use', async () => {
+    const pool = poolAs(writer);
+    await pool.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+    await pool.query('CREATE EXTENSION IF NOT EXISTS fuzzystrmatch');
+    const { rows } = await pool.query("SELECT extname FROM pg_extension WHERE extname IN ('pg_trgm', 'fuzzystrmatch') ORDER BY 1");
+    expect(rows.map((row) => row.extname)).toEqual(['fuzzystrmatch', 'pg_trgm']);
+  });
+
   it('let the reader read what the writer wrote, and nothing more', async () => {
     const pool = poolAs(reader);
     const { rows } = await pool.query('SELECT id FROM search_resources');
