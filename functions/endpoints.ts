@@ -72,5 +72,5 @@ export const endpoints: readonly EndpointDeclaration[] = [
 /** What answers when no route matches (API Gateway's `$default`). */
 export const fallback: EndpointDeclaration = routeNotFound;
 
-/** Every Lambda function of the stack: the endpoints, the fallback, the authorizer and the stream's two consumers. */
+/** Every Lambda function of the stack: the endpoints, the fallback, the authorizer and the stream's two consumers (subscriptions, search index). */
 export const functions: readonly FunctionDeclaration[] = [...endpoints, fallback, authorizer, deliverChanges, indexChanges];

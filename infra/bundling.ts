@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
+import { methodsByPathOf } from '../shared/http/api-paths';
 
 /** The repository root: function entries, the lock file and esbuild's working directory. */
 export const projectRoot = join(import.meta.dirname, '..');
@@ -23,6 +25,10 @@ export const lambdaBundling = {
     '@smithy/core/event-streams': './infra/sdk-stand-ins/event-streams.ts',
     'mnemonist/lru-cache': './infra/sdk-stand-ins/lru-cache.ts',
   } as Record<string, string>,
+  /** The API's paths and methods from openapi.json, for the 405s of shared/http/api-paths.ts: a bundle carries no list of endpoints. */
+  define: {
+    'process.env.API_PATHS': JSON.stringify(JSON.stringify(methodsByPathOf(JSON.parse(readFileSync(join(projectRoot, 'openapi.json'), 'utf8'))))),
+  },
   /** Settings the CDK construct has no property for, passed to esbuild as they are (see lambdaEsbuildArgs). */
   extra: {
     // License comments of the bundled packages stay in their packages, not in every function.
@@ -54,6 +60,7 @@ export function lambdaEsbuildOptions(entry: string, outfile: string): BuildOptio
     mainFields: lambdaBundling.mainFields,
     banner: { js: lambdaBundling.banner },
     alias: lambdaBundling.alias,
+    define: lambdaBundling.define,
     ...lambdaBundling.extra,
   };
 }

@@ -7,7 +7,9 @@ export type ConsumeBatch = (event: { Records: _Record[] }) => Promise<{ batchIte
 export interface ChangeStreamOptions {
   streamsEndpoint: string;
   streamArn: string;
-  /** Where each shard's position is kept (an item per shard: `pk = STREAM_POSITION`). */
+  /** The consumer's name: each consumer reads the stream at its own pace, from its own positions. */
+  consumer: string;
+  /** Where each shard's position is kept (an item per consumer and shard: `pk = STREAM_POSITION#<consumer>`). */
   table: { db: DynamoDBDocumentClient; tableName: string };
   consume: ConsumeBatch;
   /** Runs between polls (the retrier of parked notifications), at most every `retryEveryMs`. */
@@ -27,7 +29,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
   const streams = new DynamoDBStreamsClient({ endpoint: options.streamsEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const iterators = new Map<string, string>();
   const finished = new Set<string>();
-  const positionKey = (shardId: string) => ({ pk: 'STREAM_POSITION', sk: shardId });
+  const positionKey = (shardId: string) => ({ pk: `STREAM_POSITION#${options.consumer}`, sk: shardId });
   let stopped = false;
   let lastRetry = 0;
 
@@ -83,7 +85,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
       await poll().catch((error: unknown) => {
         // The consumer or an engine failed: the shards start again from their recorded positions.
         iterators.clear();
-        if (!stopped) console.error(`change stream: ${String(error)}`);
+        if (!stopped) console.error(`change stream (${options.consumer}): ${String(error)}`);
       });
       await new Promise((resolve) => setTimeout(resolve, options.pollEveryMs ?? 100));
     }

@@ -8,6 +8,7 @@ import type { EndpointDeclaration } from '../shared/http/declaration';
 import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { deliverChanges } from '../functions/deliver-changes/function';
+import { indexChanges } from '../functions/index-changes/function';
 import type { Delivery } from '../shared/services/subscription-delivery';
 import type { Subscription } from '../shared/domain/subscriptions/subscription';
 import { startChangeStream, type ConsumeBatch } from './change-stream';
@@ -15,6 +16,7 @@ import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
+import { startPostgresLocal } from './postgres-local';
 import { startS3Local } from './s3-local';
 import { createGateway, type AnsweredRequest, type AuthorizerHandler, type RouteHandler } from './gateway';
 import { LocalStartError } from './local-start-error';
@@ -27,6 +29,7 @@ export interface LocalStackOptions {
   dataDir: string;
   dynamoDbPort?: number;
   s3Port?: number;
+  postgresPort?: number;
   devClient: { clientId: string; clientSecret: string; projectKeys: string[] };
   onProgress?: (step: string) => void;
   onAnswered?: (answer: AnsweredRequest) => void;
@@ -38,6 +41,8 @@ export interface LocalStack {
   url: string;
   dynamoDbEndpoint: string;
   s3Endpoint: string;
+  /** PostgreSQL, the search engine: host and port. */
+  searchEngine: string;
   /** The local image CDN (IMAGE_BASE_URL). */
   imageBaseUrl: string;
   tableName: string;
@@ -80,10 +85,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     },
   );
   let imageServer: RunningImageServer | undefined;
+  let postgres: Awaited<ReturnType<typeof startPostgresLocal>> | undefined;
   const stopEngines = async () => {
-    await Promise.allSettled([dynamoDb.stop(), s3.stop(), imageServer?.stop()]);
+    await Promise.allSettled([dynamoDb.stop(), s3.stop(), imageServer?.stop(), postgres?.stop()]);
   };
   try {
+    progress('starting PostgreSQL (search)');
+    postgres = await startPostgresLocal({ dataDir, port: options.postgresPort ?? (await freePort()) });
     // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
     imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
     const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
@@ -108,10 +116,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       TOKEN_AUDIENCE: LOCAL_AUDIENCE,
       SIGNING_KEY_FILE: await ensureLocalSigningKey(dataDir),
       LAST_MODIFIED_INDEX: LAST_MODIFIED_INDEX_NAME,
+      SEARCH_DATABASE_URL: postgres.url,
       // Locally the gateway prints one readable line per request; handlers speak up only for
       // warnings and errors (AWS_LAMBDA_LOG_LEVEL=INFO npm start prints their request lines too).
       AWS_LAMBDA_LOG_LEVEL: process.env.AWS_LAMBDA_LOG_LEVEL ?? 'WARN',
     });
+
+    await (await import('../shared/composition-root')).searchIndexWriter().ensureSchema();
 
     progress('creating the development client');
     const devClientScopes = await registerDevClient(options.devClient);
@@ -122,17 +133,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     server.on('clientError', gateway.answerUnparsed); // Node's own bare 400/431 → the service's error shape
     await listen(server, options.port, options.host);
     progress('starting the change stream');
-    const changeStream = await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered);
+    const changeStreams = [await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered), await startIndexing(dynamoDb.endpoint, streamArn)];
 
     return {
       url,
       dynamoDbEndpoint: dynamoDb.endpoint,
       s3Endpoint: s3.endpoint,
+      searchEngine: new URL(postgres.url).host,
       imageBaseUrl: imageServer.url,
       tableName: LOCAL_TABLE_NAME,
       devClientScopes,
       stop: async () => {
-        await changeStream.stop();
+        await Promise.all(changeStreams.map((stream) => stream.stop()));
         server.closeAllConnections();
         await new Promise((done) => server.close(done));
         await stopEngines();
@@ -175,12 +187,30 @@ async function startDeliveries(endpoint: string, streamArn: string, onDelivered:
   const { config } = await import('../shared/config');
   subscriptionDelivery().onDelivered = onDelivered;
   return startChangeStream({
+    consumer: deliverChanges.name,
     streamsEndpoint: endpoint,
     streamArn,
     table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
     consume: ((event) => asFunction(deliverChanges, () => handler(event))) as ConsumeBatch,
     retry: () => asFunction(deliverChanges, () => handler({})),
     retryEveryMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs),
+  });
+}
+
+/**
+ * The search index's feed: the same stream read a second time, from positions of its own, into the
+ * indexer's handler, as the stack's second event source mapping does (a slow index never delays a
+ * notification, and the reverse).
+ */
+async function startIndexing(endpoint: string, streamArn: string) {
+  const { handler } = await import('../functions/index-changes/handler');
+  const { dynamoDb } = await import('../shared/composition-root');
+  return startChangeStream({
+    consumer: indexChanges.name,
+    streamsEndpoint: endpoint,
+    streamArn,
+    table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
+    consume: ((event) => asFunction(indexChanges, () => handler(event as Parameters<typeof handler>[0]))) as ConsumeBatch,
   });
 }
 

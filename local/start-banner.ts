@@ -4,6 +4,8 @@ export interface StartBannerFacts {
   dynamoDbEndpoint: string;
   tableName: string;
   s3Endpoint: string;
+  /** PostgreSQL, the search engine: host and port (its URL holds a password). */
+  searchEngine: string;
   dataDir: string;
   devClient: { clientId: string; clientSecret: string; scopes: string[] };
   /** The project the example calls use. */
@@ -25,6 +27,7 @@ Generic Resource Service is running (local mode)
   API and token service  ${facts.url}
   DynamoDB Local         ${facts.dynamoDbEndpoint}  (table ${facts.tableName})
   S3 emulator (s3rver)   ${facts.s3Endpoint}  (buckets images, image-uploads)
+  PostgreSQL (search)    ${facts.searchEngine}
   Images served at       ${facts.imageBaseUrl}
   Data directory         ${facts.dataDir}
   CORS origins           ${facts.corsOrigins || 'none (set CORS_ORIGINS to let browsers of other origins call it)'}

@@ -4,7 +4,7 @@ import { startBanner } from './start-banner';
 
 /**
  * `npm start`: the whole service on this machine. Configured by environment variables:
- * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS,
+ * PORT, HOST, LOCAL_DATA_DIR, DYNAMODB_LOCAL_PORT, S3_LOCAL_PORT, POSTGRES_LOCAL_PORT, LOCAL_CLIENT_ID, LOCAL_CLIENT_SECRET, LOCAL_PROJECT_KEYS,
  * CORS_ORIGINS.
  */
 const settings = {
@@ -13,6 +13,7 @@ const settings = {
   dataDir: process.env.LOCAL_DATA_DIR ?? '.local',
   dynamoDbPort: process.env.DYNAMODB_LOCAL_PORT ? Number(process.env.DYNAMODB_LOCAL_PORT) : undefined,
   s3Port: process.env.S3_LOCAL_PORT ? Number(process.env.S3_LOCAL_PORT) : undefined,
+  postgresPort: process.env.POSTGRES_LOCAL_PORT ? Number(process.env.POSTGRES_LOCAL_PORT) : undefined,
   devClient: {
     clientId: process.env.LOCAL_CLIENT_ID ?? 'local-dev-client',
     clientSecret: process.env.LOCAL_CLIENT_SECRET ?? 'local-dev-secret',

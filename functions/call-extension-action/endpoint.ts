@@ -1,7 +1,5 @@
 import { CART_EXAMPLE } from '../../shared/domain/extensions/default-bindings';
-import { MANAGE, READ } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { json, MANAGE, PROJECT_KEY, READ } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 const FORWARDED = {

@@ -1,7 +1,4 @@
-import { READ } from '../../shared/http/contract/access';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parameter-specs';
-import { QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
+import { PROJECT_KEY, QUERY_ERRORS, READ, RESOURCE_QUERY, VAR_PARAMETERS } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** HEAD /{projectKey}/resource: whether any resource matches. */

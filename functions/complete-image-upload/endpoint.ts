@@ -1,7 +1,5 @@
 import { MAX_VARIANT_IMAGES } from '../../shared/domain/images/variant-limits';
-import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { json, MANAGE_PRODUCTS, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** POST /{projectKey}/resource/images/uploads/{uploadId}: step 2 of the two-step upload. */

@@ -1,7 +1,4 @@
-import { MANAGE } from '../../shared/http/contract/access';
-import { json, jsonBody } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { CREATED, WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
+import { CREATED, json, jsonBody, MANAGE, PROJECT_KEY, WRITE_ERRORS } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** POST /{projectKey}/resource: create, or update in place the resource the draft's key names. */

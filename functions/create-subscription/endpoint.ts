@@ -1,6 +1,4 @@
-import { MANAGE_SUBSCRIPTIONS } from '../../shared/http/contract/access';
-import { json, jsonBody } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { json, jsonBody, MANAGE_SUBSCRIPTIONS, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** POST /{projectKey}/subscriptions: a new change subscription (docs/subscriptions.md). */

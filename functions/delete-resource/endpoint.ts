@@ -1,6 +1,4 @@
-import { MANAGE } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/path-parameters';
+import { json, MANAGE, PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** DELETE /{projectKey}/resource/{id}: delete a resource, at an expected version when one is given. */

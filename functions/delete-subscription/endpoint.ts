@@ -1,6 +1,4 @@
-import { MANAGE_SUBSCRIPTIONS } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY, SUBSCRIPTION_ID } from '../../shared/http/contract/path-parameters';
+import { json, MANAGE_SUBSCRIPTIONS, PROJECT_KEY, SUBSCRIPTION_ID } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** DELETE /{projectKey}/subscriptions/{idOrKey}?version=: its parked notifications go with it. */

@@ -1,5 +1,5 @@
 import { API_DOCS_ASSETS } from '../../shared/http/api-docs';
-import { PUBLIC } from '../../shared/http/contract/access';
+import { PUBLIC } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 const PAGE_FILE = { access: PUBLIC, body: 'none', pathParameters: {}, tag: 'API reference', errors: [] } as const;

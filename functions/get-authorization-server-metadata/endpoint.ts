@@ -1,5 +1,4 @@
-import { PUBLIC } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
+import { json, PUBLIC } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** GET /.well-known/oauth-authorization-server: OAuth 2.0 discovery (RFC 8414). */

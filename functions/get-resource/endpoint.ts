@@ -1,6 +1,4 @@
-import { READ } from '../../shared/http/contract/access';
-import { PROJECT_KEY, RESOURCE_ID } from '../../shared/http/contract/path-parameters';
-import { RESOURCE } from '../../shared/http/contract/resource-responses';
+import { PROJECT_KEY, READ, RESOURCE, RESOURCE_ID } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**

@@ -1,7 +1,4 @@
-import { VIEW_SUBSCRIPTIONS } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY, SUBSCRIPTION_ID } from '../../shared/http/contract/path-parameters';
-import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { json, PAGED_QUERY, PROJECT_KEY, SUBSCRIPTION_ID, VIEW_SUBSCRIPTIONS } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**

@@ -1,5 +1,4 @@
-import { PUBLIC } from '../../shared/http/contract/access';
-import { formBody, json } from '../../shared/http/contract/content';
+import { formBody, json, PUBLIC } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** POST /oauth/introspect: token introspection (RFC 7662) for API clients. */

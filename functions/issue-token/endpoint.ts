@@ -1,5 +1,4 @@
-import { PUBLIC } from '../../shared/http/contract/access';
-import { formBody, json } from '../../shared/http/contract/content';
+import { formBody, json, PUBLIC } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** POST /oauth/token: the OAuth 2.0 client credentials grant (same origin as the API). */

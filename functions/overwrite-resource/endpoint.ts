@@ -1,7 +1,4 @@
-import { MANAGE } from '../../shared/http/contract/access';
-import { json, jsonBody } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { WRITE_ERRORS } from '../../shared/http/contract/resource-responses';
+import { json, jsonBody, MANAGE, PROJECT_KEY, WRITE_ERRORS } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** PATCH /{projectKey}/resource: overwrite the resource the draft's key names. */

@@ -1,7 +1,5 @@
-import { MANAGE } from '../../shared/http/contract/access';
-import { json, jsonBody } from '../../shared/http/contract/content';
+import { json, jsonBody, MANAGE, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { MAX_URI_PARAMETER_LENGTH, URI_PARAMETER_ONE_PREFIX } from '../../shared/domain/out-of-order-properties';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**

@@ -1,6 +1,4 @@
-import { MANAGE } from '../../shared/http/contract/access';
-import { json, jsonBody } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
+import { json, jsonBody, MANAGE, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** PUT /{projectKey}/resource/json-serializable-primitive-type: any JSON value, stored per project. */

@@ -1,8 +1,4 @@
-import { READ } from '../../shared/http/contract/access';
-import { INTERFACE_OBJECT_TEST_TYPE } from '../../shared/http/contract/parameter-shapes';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { RESOURCE_QUERY } from '../../shared/http/contract/resource-query-parameter-specs';
-import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
+import { INTERFACE_OBJECT_TEST_TYPE, PAGE, PROJECT_KEY, QUERY_ERRORS, READ, RESOURCE_QUERY, VAR_PARAMETERS } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** GET /{projectKey}/resource: the paged query of the collection. */

@@ -1,7 +1,4 @@
-import { READ } from '../../shared/http/contract/access';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
-import { PAGE, QUERY_ERRORS, VAR_PARAMETERS } from '../../shared/http/contract/resource-responses';
+import { PAGE, PAGED_QUERY, PROJECT_KEY, QUERY_ERRORS, READ, VAR_PARAMETERS } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /** GET /{projectKey}/resource/sorted-query-parameters: the paged query with only its own parameters. */

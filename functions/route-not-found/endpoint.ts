@@ -1,4 +1,4 @@
-import { PUBLIC } from '../../shared/http/contract/access';
+import { PUBLIC } from '../../shared/http/contract/declaring';
 import { defineEndpoint, FALLBACK_PATH, route } from '../../shared/http/declaration';
 
 /**

@@ -1,8 +1,4 @@
-import { READ } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { PAGED_QUERY } from '../../shared/http/contract/query-parameter-specs';
-import { QUERY_ERRORS } from '../../shared/http/contract/resource-responses';
+import { json, PAGED_QUERY, PROJECT_KEY, QUERY_ERRORS, READ } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 import type { ParameterSpecs } from '../../shared/http/parameters';
 

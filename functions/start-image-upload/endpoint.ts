@@ -1,8 +1,5 @@
 import { MAX_UPLOAD_BYTES, UPLOAD_TTL_SECONDS } from '../../shared/domain/images/image-upload';
-import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { IMAGE_TARGET_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { IMAGE_TARGET_QUERY, json, MANAGE_PRODUCTS, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 import type { ParameterSpecs } from '../../shared/http/parameters';
 

@@ -1,10 +1,7 @@
 import { IMAGE_CONTENT_TYPES, MAX_IMAGE_BYTES } from '../../shared/domain/images/image-file';
 import { MAX_UPLOAD_BYTES } from '../../shared/domain/images/image-upload';
 import { MAX_VARIANT_IMAGES } from '../../shared/domain/images/variant-limits';
-import { MANAGE_PRODUCTS } from '../../shared/http/contract/access';
-import { json } from '../../shared/http/contract/content';
-import { PROJECT_KEY } from '../../shared/http/contract/path-parameters';
-import { IMAGE_TARGET_QUERY } from '../../shared/http/contract/query-parameter-specs';
+import { IMAGE_TARGET_QUERY, json, MANAGE_PRODUCTS, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
 /**

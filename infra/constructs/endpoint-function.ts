@@ -62,6 +62,7 @@ export class EndpointFunction extends NodejsFunction {
         bundleAwsSDK: true,
         mainFields: lambdaBundling.mainFields,
         banner: lambdaBundling.banner,
+        define: lambdaBundling.define,
         commandHooks: props.filesBesideBundle?.length ? copyBesideBundle(props.filesBesideBundle) : undefined,
         esbuildArgs: lambdaEsbuildArgs,
       },

@@ -6,7 +6,7 @@
 /**
  * The project-bound scopes: the one place their names are declared. A token holds
  * `<scope>:<projectKey>`; endpoint declarations accept scopes by these names, and the API
- * reference describes each (shared/http/contract/scope-descriptions.ts, typed by these names).
+ * reference describes each (`SCOPE_DESCRIPTIONS` in shared/http/openapi.ts, typed by these names).
  *
  * `introspect_oauth_tokens` (commercetools' name) opens no route: it lets a client introspect the project's tokens (introspection.ts).
  */

@@ -1,7 +1,6 @@
 import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
-import type { ErrorResponseName } from './contract/error-names';
+import type { ErrorResponseName } from './contract/error-responses';
 import type { SchemaName } from './contract/schemas';
-import type { Tag } from './contract/tags';
 import type { ParameterSpecs } from './parameters';
 
 /**
@@ -23,6 +22,9 @@ export type Access =
   | { kind: 'public' }
   /** A token holding any one of these scopes for the path's projectKey; never an empty list. */
   | { kind: 'project'; anyOf: readonly [ProjectScope, ...ProjectScope[]] };
+
+/** The sections of the API reference (openapi.ts describes each, in order). */
+export type Tag = 'Resources' | 'Images' | 'Subscriptions' | 'Extensions' | 'OAuth' | 'API reference';
 
 /** How the gateway hands the body to the function. */
 export type BodyKind = 'none' | 'json' | 'form' | 'binary' | 'text';

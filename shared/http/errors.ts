@@ -1,12 +1,12 @@
 /**
  * Errors in the commercetools shape: `{statusCode, message, errors: [{code, message, ...}]}`, and
  * the one place that maps every failure to its HTTP answer (`toApiError`): the domain's refusals
- * by their code, the query and search errors, the store's unavailability, the OAuth refusals.
+ * by their code, the query languages' errors, the store's unavailability, the OAuth refusals.
  * The error middleware renders the result; anything unknown is a 500 `General` without internals.
  */
 import { OAuthError } from '../auth/oauth-error';
 import { BrakedError } from '../domain/auth/brute-force-brake';
-import type { ErrorBody, ErrorObject } from './contract/error-schemas';
+import type { ErrorBody, ErrorObject } from './contract/schemas';
 import {
   DomainError,
   InvalidInputError,
@@ -20,8 +20,7 @@ import {
   type ErrorCode,
 } from '../domain/errors';
 import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
-import { QueryError } from '../domain/query/query-error';
-import { SearchError } from '../domain/search/search-error';
+import { ParameterError } from '../domain/language/parameter-error';
 
 export class ApiError extends Error {
   constructor(
@@ -61,7 +60,7 @@ export function fromDomainError(error: DomainError): ApiError {
 export function toApiError(error: unknown, method = 'GET'): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) return fromDomainError(error);
-  if (error instanceof QueryError || error instanceof SearchError) return invalidInput(error.message);
+  if (error instanceof ParameterError) return invalidInput(error.message);
   if (error instanceof StoreUnavailableError) return overCapacity();
   if (error instanceof NoAnswerError) return serviceUnavailable(method);
   if (error instanceof BrakedError) return braked(error.message, error.retryAfterSeconds);

@@ -1,62 +1,62 @@
+import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
 import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
 import { errorResponses, type ErrorResponseName } from './contract/error-responses';
-import type { DocumentSchema } from './contract/document-schema';
-import { documentSchemas, type SchemaName } from './contract/schemas';
-import { SCOPE_DESCRIPTIONS } from './contract/scope-descriptions';
-import { tags } from './contract/tags';
-import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration } from './declaration';
+import { documentSchemas, type DocumentSchema, type SchemaName } from './contract/schemas';
+import type { Content, EndpointDeclaration, PathParameterSpec, ProjectScope, ResponseSpec, RouteDeclaration, Tag } from './declaration';
 import { JsonValueSchema } from '../domain/extensions/binding';
 import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
 import type { ParameterSpec, ScalarType } from './parameters';
 import { routeTableOf, type ServedRoute } from './route-table';
 
 /**
- * The OpenAPI 3.1 document of the service, derived from the endpoint declarations (paths, methods,
- * summaries, path and query parameters, scopes, bodies and answers), the schema catalogue whose
- * names they refer to (through `z.toJSONSchema`) and the error catalogue. `npm run openapi` writes
- * it to openapi.json, which `GET /openapi.json` serves; a test keeps the file equal to what the
+ * The OpenAPI 3.1 document of the service: zod-openapi renders it from the endpoint declarations
+ * (paths, methods, summaries, parameters, scopes, bodies and answers), the schema catalogue whose
+ * names they refer to and the error catalogue; this module says only what is this service's own
+ * (the errors every route answers, scopes, parameters, texts). `npm run openapi` writes it to
+ * openapi.json, which `GET /openapi.json` serves; a test keeps the file equal to what the
  * declarations say.
  */
 
 type JsonSchema = Record<string, unknown>;
 export type OpenApiDocument = JsonSchema & { openapi: '3.1.0'; paths: Record<string, Record<string, JsonSchema>> };
 
-const SCHEMA_REF = '#/components/schemas/';
-const RESPONSE_REF = '#/components/responses/';
 const CORRELATION_HEADER = { $ref: '#/components/headers/X-Correlation-ID' };
+
+/** Sections of the API reference, in this order. */
+const TAGS: Record<Tag, string> = {
+  Resources: 'The resource collection of a project: query, search, create, read, update, delete.',
+  Images: 'Images of product variants.',
+  Subscriptions: 'Change subscriptions: every change of the resources, sent to a webhook, a queue, a topic or an event bus.',
+  Extensions: 'Extension actions, answered by what the project bound them to.',
+  OAuth: 'The OAuth 2.0 token service (same origin as the API).',
+  'API reference': 'This document and the page that renders it.',
+};
+
+/** What each project-bound scope opens (the document adds the operations that accept it). */
+const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
+  manage_test: 'Read and write the resources of the project (everything but the image upload)',
+  view_test: 'Read the resources of the project',
+  manage_products: 'Upload images to the product variants of the project',
+  introspect_oauth_tokens: "Introspect any token of the project at POST /oauth/introspect (without it, a client introspects only its own tokens); no route of the project accepts it",
+  manage_subscriptions: 'Create, read and delete the change subscriptions of the project',
+  view_subscriptions: 'Read the change subscriptions of the project',
+};
 
 /** The document of these endpoints; the fallback's errors are named in the introduction. */
 export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], fallback: EndpointDeclaration): OpenApiDocument {
   const table = routeTableOf(endpoints);
-  const inputs = table.flatMap(({ route }) => [
-    ...schemasOf(route.request?.content),
-    ...Object.values(route.query ?? {}).flatMap((spec) => (spec.shape ? [schemaNamed(spec.shape.name)] : [])),
-  ]);
-  const outputs = [
-    ...table.flatMap(({ route }) => Object.values(route.responses).flatMap((response: ResponseSpec) => schemasOf(response.content))),
-    ...Object.values(errorResponses).map((response) => schemaNamed(response.schema)),
-  ];
-  const schemas = new JsonSchemas(inputs, outputs);
-
-  const paths: OpenApiDocument['paths'] = {};
+  const paths: Record<string, Record<string, ZodOpenApiOperationObject>> = {};
   for (const served of table) {
     const { route } = served;
-    const methods = (paths[route.path] ??= {});
     const idempotent = served.endpoint.idempotencyKey === true;
-    const parameters = [
-      ...pathParametersOf(route),
-      ...Object.entries(route.query ?? {}).map(([name, spec]) => queryParameter(name, spec, schemas)),
-      { $ref: '#/components/parameters/X-Correlation-ID' },
-      ...(idempotent ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
-    ];
-    const responses: Record<string, JsonSchema> = {};
+    const responses: Record<string, ZodOpenApiResponseObject | { $ref: string }> = {};
     for (const [status, response] of Object.entries(route.responses) as [string, ResponseSpec][]) {
       responses[status] = {
         description: response.description,
         headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...describeHeaders(response.headers) },
-        ...(response.content && route.method !== 'HEAD' ? { content: content(response.content, schemas.output, response.example) } : {}),
+        ...(response.content && route.method !== 'HEAD' ? { content: content(response.content, response.example) } : {}),
       };
     }
     const declared = new Set(route.errors.map((name) => errorResponses[name].status));
@@ -81,21 +81,26 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
       if (new Set(names).size < names.length) throw new Error(`${route.method} ${route.path} names an error twice: ${names.join(', ')}.`);
       // HEAD answers carry no body, errors included.
       if (route.method === 'HEAD') responses[status] = { description: names.map((name) => errorResponses[name].description).join(' '), headers: { 'X-Correlation-ID': CORRELATION_HEADER } };
-      else responses[status] = names.length === 1 ? { $ref: `${RESPONSE_REF}${names[0]}` } : errorsSharingStatus(names, schemas);
+      else responses[status] = names.length === 1 ? { $ref: `#/components/responses/${names[0]}` } : errorsSharingStatus(names);
     }
 
-    methods[route.method.toLowerCase()] = {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       ...(route.tag ? { tags: [route.tag] } : {}),
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       operationId: operationIdOf(served),
-      parameters,
+      parameters: [
+        ...pathParametersOf(route),
+        ...Object.entries(route.query ?? {}).map(([name, spec]) => queryParameter(name, spec)),
+        { $ref: '#/components/parameters/X-Correlation-ID' },
+        ...(idempotent ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
+      ],
       ...(route.request
         ? {
             requestBody: {
               required: route.request.required,
               ...(route.request.description ? { description: route.request.description } : {}),
-              content: content(route.request.content, schemas.input),
+              content: content(route.request.content),
             },
           }
         : {}),
@@ -104,7 +109,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
     };
   }
 
-  return {
+  const document: ZodOpenApiObject = {
     openapi: '3.1.0',
     info: {
       title: 'Generic Resource Service',
@@ -113,17 +118,18 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
       description: introduction(fallback),
     },
     servers: [{ url: '/', description: 'The origin that serves this document' }],
-    tags: Object.entries(tags).map(([name, description]) => ({ name, description })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
-      schemas: schemas.components(),
+      // Named only by a parameter's contentSchema, which the library does not read.
+      schemas: Object.fromEntries(table.flatMap(({ route }) => Object.values(route.query ?? {}).flatMap(({ shape }) => (shape ? [[shape.name, schemaNamed(shape.name)]] : [])))),
       responses: Object.fromEntries(
         Object.entries(errorResponses).map(([name, response]) => [
           name,
           {
             description: response.description,
             headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...('headers' in response ? response.headers : {}) },
-            content: { 'application/json': { schema: schemas.output(schemaNamed(response.schema)), example: response.example } },
+            content: { 'application/json': { schema: schemaNamed(response.schema), example: response.example } },
           },
         ]),
       ),
@@ -157,6 +163,7 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
       },
     },
   };
+  return withComponentIds(() => createDocument(document, { override: anyJsonValue })) as unknown as OpenApiDocument;
 }
 
 /** The document as `openapi.json` holds it. */
@@ -166,141 +173,50 @@ export function serializeOpenApi(document: OpenApiDocument): string {
 
 // ---- Schemas ---------------------------------------------------------------------------------------
 
-const catalogue: Readonly<Record<string, DocumentSchema>> = documentSchemas;
-
-/** The catalogue's named schemas (not the inline ones), by the zod schema: listed under components, referred to by `$ref`. */
-const namedSchemas = new Map(
-  Object.entries(catalogue).flatMap(([id, { schema, description, inline }]) => (inline ? [] : [[schema, { id, description }] as const])),
-);
-
 const schemaNamed = (name: SchemaName): z.core.$ZodType => documentSchemas[name].schema;
 
-/** The schemas of a declaration's bodies (`null`: any bytes, no schema). */
-const schemasOf = (media: Content | undefined): z.core.$ZodType[] =>
-  Object.values(media ?? {}).flatMap((name) => (name === null ? [] : [schemaNamed(name)]));
-
 /**
- * The JSON Schemas of a document: the named schemas under components (referred to by `$ref`), the
- * others inline. Requests are converted as zod input, answers as output; a named schema used on
- * both sides must read the same both ways.
+ * Runs the builder with the catalogue's named schemas known to zod by their names and descriptions,
+ * so each is listed under components/schemas once per side that reads it (requests as zod input,
+ * answers as output; `<Name>Output` when the two differ) and referred to by `$ref` wherever it is
+ * used, nested ones included (`unusedIO`: one only a parameter's `contentSchema` names is read as a
+ * request). The registry is zod's global one, which the library reads: what it held before is put
+ * back, so nothing else in the process sees these ids.
  */
-class JsonSchemas {
-  private readonly converted: Record<'input' | 'output', { named: Record<string, JsonSchema>; inline: Map<z.core.$ZodType, JsonSchema> }>;
-  private readonly ids = new Map([...namedSchemas].map(([schema, { id }]) => [schema, id]));
-
-  constructor(
-    private readonly inputs: readonly z.core.$ZodType[],
-    private readonly outputs: readonly z.core.$ZodType[],
-  ) {
-    this.converted = { input: convert('input', inputs), output: convert('output', outputs) };
-  }
-
-  readonly input = (schema: z.core.$ZodType): JsonSchema => this.reference('input', schema);
-  readonly output = (schema: z.core.$ZodType): JsonSchema => this.reference('output', schema);
-
-  private reference(io: 'input' | 'output', schema: z.core.$ZodType): JsonSchema {
-    const id = this.ids.get(schema);
-    if (id !== undefined) return { $ref: `${SCHEMA_REF}${id}` };
-    const inline = this.converted[io].inline.get(schema);
-    if (!inline) throw new Error('A schema of a declaration was not collected for the document.');
-    return inline;
-  }
-
-  /** components/schemas: each named schema as the side that uses it reads it. */
-  components(): Record<string, JsonSchema> {
-    const { input, output } = this.converted;
-    const readByRequests = reachable(this.inputs.map((schema) => this.input(schema)), input.named);
-    const readByAnswers = reachable(this.outputs.map((schema) => this.output(schema)), output.named);
-    const components: Record<string, JsonSchema> = {};
-    // By name, so the document does not depend on the order the declarations' modules load in.
-    for (const id of Object.keys(output.named).sort()) {
-      if (readByRequests.has(id) && readByAnswers.has(id) && JSON.stringify(input.named[id]) !== JSON.stringify(output.named[id])) {
-        throw new Error(`The schema ${id} reads differently as a request and as an answer; name each side separately.`);
-      }
-      components[id] = (readByRequests.has(id) ? input.named[id] : output.named[id])!;
+function withComponentIds<T>(build: () => T): T {
+  const named = Object.entries(documentSchemas as Readonly<Record<string, DocumentSchema>>).filter(([, entry]) => !entry.inline);
+  const before = named.map(([, { schema }]) => [schema, z.globalRegistry.has(schema) ? z.globalRegistry.get(schema) : undefined] as const);
+  try {
+    for (const [id, { schema, description }] of named) z.globalRegistry.add(schema, { ...z.globalRegistry.get(schema), id, unusedIO: 'input', ...(description === undefined ? {} : { description }) });
+    return build();
+  } finally {
+    for (const [schema, meta] of before) {
+      z.globalRegistry.remove(schema);
+      if (meta) z.globalRegistry.add(schema, meta);
     }
-    for (const schema of [...Object.values(components), ...input.inline.values(), ...output.inline.values()]) {
-      for (const ref of refsIn(schema)) {
-        if (!(ref.slice(SCHEMA_REF.length) in components)) throw new Error(`Unresolved reference ${ref}.`);
-      }
-    }
-    return components;
   }
 }
 
-function convert(io: 'input' | 'output', used: readonly z.core.$ZodType[]) {
-  const registry = z.registry<{ id: string }>();
-  for (const [schema, { id }] of namedSchemas) registry.add(schema, { id });
-  const inlineIds = new Map<z.core.$ZodType, string>();
-  for (const schema of used) {
-    if (!namedSchemas.has(schema) && !inlineIds.has(schema)) {
-      const id = `inline-${inlineIds.size}`;
-      inlineIds.set(schema, id);
-      registry.add(schema, { id });
-    }
-  }
-  const { schemas } = z.toJSONSchema(registry, { io, uri: (id) => `${SCHEMA_REF}${id}`, unrepresentable: 'any' });
-  const clean = (schema: unknown): JsonSchema => {
-    const { $schema: _dialect, $id: _id, ...rest } = schema as JsonSchema;
-    return rest;
-  };
-  return {
-    // The registry's descriptions describe the named schemas (zod reads its own `.meta()` ones).
-    named: Object.fromEntries(
-      [...namedSchemas].map(([schema, { id, description }]) => [
-        id,
-        { ...(schema === JsonValueSchema ? ANY_JSON_VALUE : clean(schemas[id])), ...(description === undefined ? {} : { description }) },
-      ]),
-    ),
-    inline: new Map([...inlineIds].map(([schema, id]) => [schema, clean(schemas[id])])),
-  };
+/** Any JSON value as the empty schema: the same values as zod's recursive union, which generators cannot type (openapi-typescript's alias refers to itself: TS2502 under tsc --strict). */
+function anyJsonValue({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: JsonSchema }): void {
+  if (zodSchema === JsonValueSchema) for (const key of Object.keys(jsonSchema)) if (key !== 'description') delete jsonSchema[key];
 }
 
-/**
- * Any JSON value as the empty schema: the same values as zod's recursive union, which generators
- * cannot type (openapi-typescript's alias refers to itself: TS2502 under tsc --strict).
- */
-const ANY_JSON_VALUE: JsonSchema = {};
-
-function refsIn(value: unknown): string[] {
-  if (Array.isArray(value)) return value.flatMap(refsIn);
-  if (typeof value !== 'object' || value === null) return [];
-  return Object.entries(value).flatMap(([key, inner]) => (key === '$ref' && typeof inner === 'string' ? [inner] : refsIn(inner)));
-}
-
-/** The names of the components the schemas refer to, directly or through other components. */
-function reachable(roots: readonly JsonSchema[], named: Record<string, JsonSchema>): Set<string> {
-  const seen = new Set<string>();
-  const visit = (schema: unknown) => {
-    for (const ref of refsIn(schema)) {
-      const id = ref.slice(SCHEMA_REF.length);
-      if (seen.has(id)) continue;
-      seen.add(id);
-      visit(named[id]);
-    }
-  };
-  roots.forEach(visit);
-  return seen;
-}
-
-function content(media: Content, schemaOf: (schema: z.core.$ZodType) => JsonSchema, example?: unknown): JsonSchema {
+function content(media: Content, example?: unknown) {
   return Object.fromEntries(
-    Object.entries(media).map(([type, name]) => [
-      type,
-      { ...(name === null ? {} : { schema: schemaOf(schemaNamed(name)) }), ...(example === undefined ? {} : { example }) },
-    ]),
+    Object.entries(media).map(([type, name]) => [type, { ...(name === null ? {} : { schema: schemaNamed(name) }), ...(example === undefined ? {} : { example }) }]),
   );
 }
 
 // ---- Parameters, security, names ---------------------------------------------------------------------
 
-function pathParametersOf(route: RouteDeclaration): JsonSchema[] {
+function pathParametersOf(route: RouteDeclaration): oas31.ParameterObject[] {
   const declared: Readonly<Record<string, PathParameterSpec | undefined>> = route.pathParameters;
   return [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     const described = declared[name!];
     if (!described) throw new Error(`The path parameter ${name} of ${route.path} is not described by its declaration.`);
     return {
-      name,
+      name: name!,
       in: 'path',
       required: true,
       description: described.description,
@@ -309,9 +225,9 @@ function pathParametersOf(route: RouteDeclaration): JsonSchema[] {
   });
 }
 
-function queryParameter(name: string, spec: ParameterSpec, schemas: JsonSchemas): JsonSchema {
+function queryParameter(name: string, spec: ParameterSpec): oas31.ParameterObject {
   const types = [spec.type].flat();
-  const alternatives = types.map((type) => scalarSchema(type, spec, schemas));
+  const alternatives = types.map((type) => scalarSchema(type, spec));
   const one = alternatives.length === 1 ? alternatives[0]! : { anyOf: alternatives };
   return {
     name,
@@ -322,7 +238,10 @@ function queryParameter(name: string, spec: ParameterSpec, schemas: JsonSchemas)
   };
 }
 
-function scalarSchema(type: ScalarType, spec: ParameterSpec, schemas: JsonSchemas): JsonSchema {
+/** OpenAPI 3.1 schemas are JSON Schema 2020-12, whose `contentSchema` the library's type leaves out. */
+type ParameterSchema = oas31.SchemaObject & { contentSchema?: oas31.SchemaObject | oas31.ReferenceObject };
+
+function scalarSchema(type: ScalarType, spec: ParameterSpec): ParameterSchema {
   const bounds = { ...(spec.min === undefined ? {} : { minimum: spec.min }), ...(spec.max === undefined ? {} : { maximum: spec.max }) };
   switch (type) {
     case 'string':
@@ -338,12 +257,12 @@ function scalarSchema(type: ScalarType, spec: ParameterSpec, schemas: JsonSchema
       return {
         type: 'string',
         contentMediaType: 'application/json',
-        contentSchema: spec.shape ? schemas.input(schemaNamed(spec.shape.name)) : { type: 'object' },
+        contentSchema: spec.shape ? { $ref: `#/components/schemas/${spec.shape.name}` } : { type: 'object' },
       };
   }
 }
 
-function securityOf(route: RouteDeclaration): JsonSchema[] {
+function securityOf(route: RouteDeclaration): oas31.SecurityRequirementObject[] {
   if (route.access.kind === 'project') return route.access.anyOf.map((scope) => ({ oauth2: [`${scope}:{projectKey}`] }));
   return route.clientAuthentication === 'basic' ? [{ clientBasic: [] }] : [];
 }
@@ -364,7 +283,7 @@ function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string
 }
 
 /** One answer for the errors of a route that share a status: each described, each with its example. */
-function errorsSharingStatus(names: readonly ErrorResponseName[], schemas: JsonSchemas): JsonSchema {
+function errorsSharingStatus(names: readonly ErrorResponseName[]): ZodOpenApiResponseObject {
   const schemaNames = new Set(names.map((name) => errorResponses[name].schema));
   if (schemaNames.size > 1) throw new Error(`The errors ${names.join(', ')} share a status but not a schema.`);
   return {
@@ -372,14 +291,14 @@ function errorsSharingStatus(names: readonly ErrorResponseName[], schemas: JsonS
     headers: { 'X-Correlation-ID': CORRELATION_HEADER },
     content: {
       'application/json': {
-        schema: schemas.output(schemaNamed(errorResponses[names[0]!].schema)),
+        schema: schemaNamed(errorResponses[names[0]!].schema),
         examples: Object.fromEntries(names.map((name) => [name, { value: errorResponses[name].example }])),
       },
     },
   };
 }
 
-function describeHeaders(headers: Readonly<Record<string, string>> | undefined): JsonSchema {
+function describeHeaders(headers: Readonly<Record<string, string>> | undefined): oas31.HeadersObject {
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
 }
 

@@ -1,4 +1,5 @@
-import type { NamedShape } from './contract/parameter-shapes';
+import type * as z from 'zod/mini';
+import type { SchemaName } from './contract/schemas';
 import { abbreviate } from '../domain/abbreviate';
 import { invalidInput } from './errors';
 import { parseDecimal, parseInteger, rangeText, type QueryParameters } from '../domain/query-parameters';
@@ -26,6 +27,31 @@ export interface ParameterSpec {
 }
 
 export type ParameterSpecs = Readonly<Record<string, ParameterSpec>>;
+
+/**
+ * The schema a `json` parameter's document must fit: its name in the schema catalogue (for the
+ * OpenAPI document) and its zod schema from the domain (not the catalogue, which functions do not carry).
+ */
+export interface NamedShape {
+  name: SchemaName;
+  /** Whether a parsed value has the schema's shape. */
+  accepts(value: unknown): boolean;
+}
+
+/**
+ * Shaped like the schema: types, required and unknown fields, lengths and bounds. The refinements
+ * of a stored resource (zod's `custom` issues: unique values, DynamoDB's number range) are not
+ * asked of a parameter that narrows nothing.
+ */
+export function namedShape(name: SchemaName, schema: z.ZodMiniType): NamedShape {
+  return {
+    name,
+    accepts: (value) => {
+      const result = schema.safeParse(value);
+      return result.success || result.error.issues.every((issue) => issue.code === 'custom');
+    },
+  };
+}
 
 export function checkParameters(specs: ParameterSpecs | undefined, query: QueryParameters): void {
   for (const [name, spec] of Object.entries(specs ?? {})) {

@@ -22,8 +22,3 @@ export function routeTableOf(endpoints: readonly EndpointDeclaration[]): ServedR
   }
   return table;
 }
-
-/** The route keys as shared/http/contract/route-keys.json holds them (`npm run openapi` writes it). */
-export function serializeRouteKeys(endpoints: readonly EndpointDeclaration[]): string {
-  return `${JSON.stringify(routeTableOf(endpoints).map(({ key }) => key), null, 2)}\n`;
-}

@@ -56,7 +56,8 @@ export async function teardown() {
     stack.kill('SIGTERM');
     await exited;
   }
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  // PostgreSQL may still be writing its last files as its process ends.
+  if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
 async function waitFor(baseUrl: string, output: () => string) {

@@ -81,7 +81,7 @@ describe('paged query (GET /{projectKey}/resource and …/sorted-query-parameter
   it('refuses bad predicates with 400 InvalidInput saying where', async () => {
     const syntax = await get(`/sorted-query-parameters?where=${encodeURIComponent('key = "a" and (')}`);
     expect(syntax.status).toBe(400);
-    expect(syntax.body.errors[0]).toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/position \d+/) });
+    expect(syntax.body.errors[0]).toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/column \d+/) });
     const unknown = await get(`?where=${encodeURIComponent('colour = "red"')}`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors[0].message).toContain('colour');

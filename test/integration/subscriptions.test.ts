@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tableChangesOf } from '../../functions/deliver-changes/handler';
+import { tableChangesOf } from '../../shared/aws/table-stream';
 import { startChangeStream, type ConsumeBatch } from '../../local/change-stream';
 import { ensureTable } from '../../local/dynamodb-local';
 import { verifySignature } from '../../shared/domain/extensions/signing';
@@ -161,7 +161,7 @@ describe('a consumer stopped in the middle of a batch', () => {
       const failed = await delivery.deliverChanges(tableChangesOf(Records));
       return { batchItemFailures: failed === undefined ? [] : [{ itemIdentifier: failed }] };
     };
-    const stream = (consumeWith: ConsumeBatch) => startChangeStream({ streamsEndpoint: endpoint, streamArn, table: { db: documents, tableName }, consume: consumeWith });
+    const stream = (consumeWith: ConsumeBatch) => startChangeStream({ consumer: 'deliver-changes', streamsEndpoint: endpoint, streamArn, table: { db: documents, tableName }, consume: consumeWith });
 
     const created = await resources.create(PROJECT, { objectTypeProperty: draftExample.objectTypeProperty as never });
     await resources.update(PROJECT, created.id, 1, { someProperty: 'changed' });

@@ -22,8 +22,8 @@ export interface OutsideReference {
 }
 
 /** Where the checked kinds of file live: everything but dependencies, build output and local data. */
-const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.local', 'cdk.out', 'coverage']);
-const SCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
+export const SKIPPED_FOLDERS = new Set(['node_modules', '.git', '.local', 'cdk.out', 'coverage']);
+export const SCRIPT_EXTENSIONS = new Set(['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs']);
 const TEXT_EXTENSIONS = new Set(['.json', '.sh']);
 
 /** Source, test, script, bench and configuration files, relative to the root (`.ci/` scripts included). */

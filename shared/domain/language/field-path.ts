@@ -1,19 +1,15 @@
-import type { PrattParser } from './pratt-parser';
-import type { Token } from './token';
+import type { Token, TokenCursor } from './token-cursor';
 
 /** A field named in an expression: `version`, or `objectTypeProperty.arrayOfIntExample`. */
 export interface FieldPathSyntax {
   readonly segments: readonly string[];
-  /** Offset of the first name in the source. */
-  readonly offset: number;
+  /** Column of the first name. */
+  readonly column: number;
 }
 
-/**
- * `word ("." word)*`, the field paths both languages share, from its first word on (already
- * consumed). Each language's lexer makes `word` and `.` tokens.
- */
-export function fieldPathFrom<Tok extends Token>(first: Tok, parser: PrattParser<Tok>): FieldPathSyntax {
+/** `fieldPath := word ("." word)*`, which both languages share, from its first word on (already taken). */
+export function fieldPathFrom<Kind extends string>(first: Token<Kind>, tokens: TokenCursor<Kind | 'word' | '.'>): FieldPathSyntax {
   const segments = [first.text];
-  while (parser.accept('.')) segments.push(parser.expect('word', "a field name after '.'").text);
-  return { segments, offset: first.offset };
+  while (tokens.accept('.')) segments.push(tokens.expect('word', "a field name after '.'").text);
+  return { segments, column: first.column };
 }

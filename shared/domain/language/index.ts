@@ -1,7 +1,7 @@
 /**
- * What the query languages (`where`/`sort` in ../query, search in ../search) share: one lexer,
- * one Pratt parser engine, the field-path rule, the field model read from the resource's JSON
- * Schema, and the type of a compiled predicate.
+ * What the query languages (`where`/`sort` in ../query, search in ../search) share: the token
+ * cursor their parsers read with, the field-path rule, one error type, the field model read from
+ * the resource's JSON Schema, and the type of a compiled predicate.
  */
 export type { DocumentPredicate } from './document-predicate';
 export {
@@ -16,6 +16,14 @@ export {
   type UntypedFieldModel,
 } from './field-model';
 export { fieldPathFrom, type FieldPathSyntax } from './field-path';
-export { exactly, Lexer, matching, type Lexeme, type ProblemAt, type TokenReader } from './lexer';
-export { PrattParser, PrattRules, type InfixParselet, type Language, type PrefixParselet } from './pratt-parser';
-export type { EndToken, SyntaxErrors, Token, TokenOfType, TokensOf } from './token';
+export { ParameterError } from './parameter-error';
+export {
+  characterAt,
+  matchFirst,
+  TokenCursor,
+  type CursorOptions,
+  type Lexeme,
+  type Token,
+  type TokenPatterns,
+  type TokenReader,
+} from './token-cursor';

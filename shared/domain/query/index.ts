@@ -1,37 +1,12 @@
 /** The commercetools query language of the service: `where` predicates and `sort` expressions. */
-export { QueryError, type QueryErrorDetails } from './query-error.js';
-export {
-  fieldSchemaFromJsonSchema,
-  type ArrayFieldSchema,
-  type FieldSchema,
-  type ObjectFieldSchema,
-  type ScalarFieldSchema,
-  type ScalarKind,
-} from './field-schema.js';
+export type { DocumentPredicate } from '../language/document-predicate.js';
+export { ParameterError } from '../language/parameter-error.js';
+export { queryableFields } from './field-schema.js';
 export { MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, parsePredicate } from './predicate-parser.js';
-export type {
-  AndNode,
-  ComparisonNode,
-  ComparisonOperator,
-  ContainsNode,
-  ContainsSomeNode,
-  FieldPath,
-  FieldPredicateNode,
-  InNode,
-  IsDefinedNode,
-  IsEmptyNode,
-  LiteralValue,
-  NestedNode,
-  NotNode,
-  OrNode,
-  PredicateNode,
-  ValueNode,
-  VariableValue,
-} from './predicate-ast.js';
+export type * from './predicate-ast.js';
 export {
   compilePredicate,
   compilePredicates,
-  type DocumentPredicate,
   type PredicateOptions,
   type PredicateVariables,
 } from './predicate-evaluator.js';

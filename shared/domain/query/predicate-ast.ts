@@ -1,106 +1,85 @@
 /**
  * The syntax tree of a `where` predicate (https://docs.commercetools.com/api/predicates/query),
- * as predicate-parser.ts builds it and predicate-evaluator.ts compiles it. Every node records
- * `position`, the offset in the source where it starts.
+ * as predicate-parser.ts builds it and predicate-evaluator.ts compiles it. Field paths and values
+ * record the 1-based `column` where they start; a field predicate is where its field is.
  */
+import type { FieldPathSyntax } from '../language/field-path';
 
 export type ComparisonOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 
 /** A field reference as written: `version`, or the dotted shorthand `objectTypeProperty.arrayOfIntExample`. */
-export interface FieldPath {
-  readonly segments: readonly string[];
-  readonly position: number;
-}
+export type FieldPath = FieldPathSyntax;
 
 export interface LiteralValue {
   readonly kind: 'literal';
   readonly value: string | number | boolean;
-  readonly position: number;
+  readonly column: number;
 }
 
 /** `:name`, bound to the query parameter `var.name` when the predicate is compiled. */
 export interface VariableValue {
   readonly kind: 'variable';
   readonly name: string;
-  readonly position: number;
+  readonly column: number;
 }
 
 export type ValueNode = LiteralValue | VariableValue;
 
-export interface AndNode {
-  readonly kind: 'and';
+/** `a and b and c`, or `a or b or c`: one node for the chain, as it reads. */
+export interface JunctionNode<Kind extends 'and' | 'or'> {
+  readonly kind: Kind;
   readonly operands: readonly PredicateNode[];
-  readonly position: number;
 }
-
-export interface OrNode {
-  readonly kind: 'or';
-  readonly operands: readonly PredicateNode[];
-  readonly position: number;
-}
+export type AndNode = JunctionNode<'and'>;
+export type OrNode = JunctionNode<'or'>;
 
 export interface NotNode {
   readonly kind: 'not';
   readonly operand: PredicateNode;
-  readonly position: number;
+}
+
+interface OnField {
+  readonly field: FieldPath;
 }
 
 /** `field = value`; `<>` is read as `!=`. */
-export interface ComparisonNode {
+export interface ComparisonNode extends OnField {
   readonly kind: 'comparison';
-  readonly field: FieldPath;
   readonly operator: ComparisonOperator;
   readonly value: ValueNode;
-  readonly position: number;
 }
 
 /** `field in (...)`, or `field not in (...)` when negated. */
-export interface InNode {
+export interface InNode extends OnField {
   readonly kind: 'in';
-  readonly field: FieldPath;
   readonly negated: boolean;
   readonly values: readonly ValueNode[];
-  readonly position: number;
 }
 
 /** `field contains value`: the array holds that value. */
-export interface ContainsNode {
+export interface ContainsNode extends OnField {
   readonly kind: 'contains';
-  readonly field: FieldPath;
   readonly value: ValueNode;
-  readonly position: number;
 }
 
 /** `field contains any (...)` / `field contains all (...)`. */
-export interface ContainsSomeNode {
+export interface ContainsSomeNode extends OnField {
   readonly kind: 'containsAny' | 'containsAll';
-  readonly field: FieldPath;
   readonly values: readonly ValueNode[];
-  readonly position: number;
 }
 
-/** `field is empty`, or `field is not empty` when negated. */
-export interface IsEmptyNode {
-  readonly kind: 'isEmpty';
-  readonly field: FieldPath;
+/** `field is empty` / `field is defined`, or `is not ...` when negated. */
+export interface IsNode<Kind extends 'isEmpty' | 'isDefined'> extends OnField {
+  readonly kind: Kind;
   readonly negated: boolean;
-  readonly position: number;
 }
-
-/** `field is defined`, or `field is not defined` when negated. */
-export interface IsDefinedNode {
-  readonly kind: 'isDefined';
-  readonly field: FieldPath;
-  readonly negated: boolean;
-  readonly position: number;
-}
+export type IsEmptyNode = IsNode<'isEmpty'>;
+export type IsDefinedNode = IsNode<'isDefined'>;
 
 /** `field(predicate)`: the predicate applies inside an object field, or to any element of an array of objects. */
-export interface NestedNode {
+export interface NestedNode extends OnField {
   readonly kind: 'nested';
-  readonly field: FieldPath;
   readonly predicate: PredicateNode;
-  readonly position: number;
 }
 
 export type FieldPredicateNode = ComparisonNode | InNode | ContainsNode | ContainsSomeNode | IsEmptyNode | IsDefinedNode | NestedNode;

@@ -1,7 +1,7 @@
 /**
  * Compiles parsed predicates against the resource's field schema into plain functions on
  * documents. All checking happens once, at compile time: unknown fields, operators that do not
- * fit the field, values of the wrong type and unknown input variables are QueryErrors before
+ * fit the field, values of the wrong type and unknown input variables are ParameterErrors before
  * any document is looked at.
  *
  * Matching rules (commercetools behaviour where it has one):
@@ -13,17 +13,8 @@
  */
 import { leadingText } from '../abbreviate.js';
 import type { DocumentPredicate } from '../language/document-predicate.js';
-import {
-  type FieldSchema,
-  type ObjectFieldSchema,
-  type ScalarKind,
-  describeField,
-  describeValues,
-  fieldNamed,
-  isScalar,
-  objectWithin,
-  requireObjectSchema,
-} from './field-schema.js';
+import type { FieldModel, ObjectFieldModel, ScalarKind } from '../language/field-model.js';
+import { describeField, describeValues, fieldNamed, isScalar, objectWithin } from './field-schema.js';
 import { type Comparable, comparableValue, compareValues, instantOf, isObject, isPresent, propertyOf } from './field-values.js';
 import {
   type ComparisonNode,
@@ -39,20 +30,15 @@ import {
   type VariableValue,
 } from './predicate-ast.js';
 import { parsePredicate } from './predicate-parser.js';
-import { QueryError } from './query-error.js';
-
-/** Declared with the shared language parts; exported here too, where the query code always found it. */
-export type { DocumentPredicate };
+import { queryError } from './query-error.js';
 
 /** Input variables by name (without the `var.` prefix), each with the values of its query parameters. */
 export type PredicateVariables = Readonly<Record<string, readonly string[]>>;
 
 export interface PredicateOptions {
-  readonly schema: FieldSchema;
+  readonly schema: ObjectFieldModel;
   readonly variables: PredicateVariables;
 }
-
-const PARAMETER = 'where';
 
 /** Parses and compiles all `where` parameters of a request; a document must match every one. */
 export function compilePredicates(wheres: readonly string[], options: PredicateOptions): DocumentPredicate {
@@ -62,7 +48,7 @@ export function compilePredicates(wheres: readonly string[], options: PredicateO
 
 /** Compiles one parsed predicate. */
 export function compilePredicate(predicate: PredicateNode, options: PredicateOptions): DocumentPredicate {
-  const root: Scope = { schema: requireObjectSchema(options.schema), path: [] };
+  const root: Scope = { schema: options.schema, path: [] };
   return new PredicateCompiler(options.variables).compile(predicate, root);
 }
 
@@ -73,15 +59,16 @@ type ValueTest = (value: unknown) => boolean;
 
 /** The object whose fields a predicate names, and where it sits in the document. */
 interface Scope {
-  readonly schema: ObjectFieldSchema;
+  readonly schema: ObjectFieldModel;
   readonly path: readonly string[];
 }
 
-/** A field a predicate names, with its full path for messages. */
+/** A field a predicate names, with its full path and the column of its predicate, for messages. */
 interface ResolvedField {
   readonly name: string;
   readonly path: readonly string[];
-  readonly schema: FieldSchema;
+  readonly schema: FieldModel;
+  readonly column: number;
 }
 
 /** What an operator compares: values of `kind`, held directly or as the elements of an array. */
@@ -122,26 +109,35 @@ class PredicateCompiler {
         const operand = this.compile(node.operand, scope);
         return (target) => !operand(target);
       }
-      default:
+      case 'nested':
+      case 'comparison':
+      case 'in':
+      case 'contains':
+      case 'containsAny':
+      case 'containsAll':
+      case 'isEmpty':
+      case 'isDefined':
         return this.compileAlongPath(node, node.field.segments, scope);
+      default:
+        return node satisfies never;
     }
   }
 
   /** Walks the field path one name at a time: `a.b.c = 1` compiles exactly like `a(b(c = 1))`. */
   private compileAlongPath(node: FieldPredicateNode, segments: readonly string[], scope: Scope): Matcher {
     const [name = '', ...rest] = segments;
-    const field = resolveField(scope, name, node.field.position);
+    const field = resolveField(scope, name, node.field.column);
     const test =
       rest.length === 0
         ? this.compileTest(node, field)
-        : this.nestedTest(field, node.field.position, (inner) => this.compileAlongPath(node, rest, inner));
+        : this.nestedTest(field, (inner) => this.compileAlongPath(node, rest, inner));
     return (target) => test(propertyOf(target, name));
   }
 
   private compileTest(node: FieldPredicateNode, field: ResolvedField): ValueTest {
     switch (node.kind) {
       case 'nested':
-        return this.nestedTest(field, node.position, (inner) => this.compile(node.predicate, inner));
+        return this.nestedTest(field, (inner) => this.compile(node.predicate, inner));
       case 'comparison':
         return this.comparisonTest(node, field);
       case 'in':
@@ -154,16 +150,14 @@ class PredicateCompiler {
         return emptinessTest(node, field);
       case 'isDefined':
         return (value) => isPresent(value) !== node.negated;
+      default:
+        return node satisfies never;
     }
   }
 
-  private nestedTest(field: ResolvedField, position: number, compileInner: (scope: Scope) => Matcher): ValueTest {
+  private nestedTest(field: ResolvedField, compileInner: (scope: Scope) => Matcher): ValueTest {
     const objectSchema = objectWithin(field.schema);
-    if (!objectSchema) {
-      throw new QueryError(PARAMETER, `Field '${pathOf(field)}' is ${describeField(field.schema)}, which has no fields to look into`, {
-        position,
-      });
-    }
+    if (!objectSchema) throw refusal(field, `Field '${pathOf(field)}' is ${describeField(field.schema)}, which has no fields to look into`);
     const inner = compileInner({ schema: objectSchema, path: field.path });
     if (field.schema.kind === 'array') return (value) => Array.isArray(value) && value.some(inner);
     return (value) => inner(isObject(value) ? value : NO_FIELDS);
@@ -171,12 +165,9 @@ class PredicateCompiler {
 
   private comparisonTest(node: ComparisonNode, field: ResolvedField): ValueTest {
     const label = `'${node.operator}'`;
-    const operand = scalarOperand(field, label, node.position);
+    const operand = scalarOperand(field, label);
     if (operand.kind === 'boolean' && node.operator !== '=' && node.operator !== '!=') {
-      throw new QueryError(PARAMETER, `Operator ${label} does not apply to '${pathOf(field)}', which holds booleans`, {
-        position: node.position,
-        expected: "'=' or '!='",
-      });
+      throw refusal(field, `Operator ${label} does not apply to '${pathOf(field)}', which holds booleans`, "'=' or '!='");
     }
     const expected = this.singleValue(node.value, field, operand.kind, label);
     const holds = ORDER_TESTS[node.operator];
@@ -187,7 +178,7 @@ class PredicateCompiler {
   }
 
   private membershipTest(node: InNode, field: ResolvedField): ValueTest {
-    const operand = scalarOperand(field, node.negated ? "'not in'" : "'in'", node.position);
+    const operand = scalarOperand(field, node.negated ? "'not in'" : "'in'");
     const candidates = new Set(this.valueList(node.values, field, operand.kind));
     return forAnyElementIf(operand.isArray, (raw) => {
       const actual = comparableValue(operand.kind, raw);
@@ -197,7 +188,7 @@ class PredicateCompiler {
 
   private containsTest(node: ContainsNode | ContainsSomeNode, field: ResolvedField): ValueTest {
     const label = CONTAINS_LABELS[node.kind];
-    const itemKind = arrayItemKind(field, label, node.position);
+    const itemKind = arrayItemKind(field, label);
     const wanted =
       node.kind === 'contains' ? [this.singleValue(node.value, field, itemKind, label)] : this.valueList(node.values, field, itemKind);
     const requireAll = node.kind === 'containsAll';
@@ -215,8 +206,8 @@ class PredicateCompiler {
     if (value.kind === 'literal') return literalAs(kind, value, field);
     const texts = this.variableValues(value);
     if (texts.length !== 1) {
-      throw new QueryError(PARAMETER, `Variable ':${value.name}' has ${texts.length} values, but ${operator} takes one`, {
-        position: value.position,
+      throw queryError('where', `Variable ':${value.name}' has ${texts.length} values, but ${operator} takes one`, {
+        column: value.column,
       });
     }
     return variableAs(kind, texts[0] ?? '', value, field);
@@ -236,8 +227,8 @@ class PredicateCompiler {
     if (!values || values.length === 0) {
       // Query parameters name variables with letters and digits only (`var.[a-zA-Z0-9]+`).
       const nameable = /^[a-zA-Z0-9]+$/.test(variable.name);
-      throw new QueryError(PARAMETER, `Unknown variable ':${variable.name}'`, {
-        position: variable.position,
+      throw queryError('where', `Unknown variable ':${variable.name}'`, {
+        column: variable.column,
         expected: nameable
           ? `a query parameter 'var.${variable.name}' giving its value`
           : 'a variable named with letters and digits only, as query parameters var.<name> are',
@@ -253,44 +244,43 @@ const CONTAINS_LABELS: Readonly<Record<(ContainsNode | ContainsSomeNode)['kind']
   containsAll: "'contains all'",
 };
 
-function resolveField(scope: Scope, name: string, position: number): ResolvedField {
+function resolveField(scope: Scope, name: string, column: number): ResolvedField {
   const path = [...scope.path, name];
   const schema = fieldNamed(scope.schema, name);
-  if (!schema) throw new QueryError(PARAMETER, `Unknown field '${path.join('.')}'`, { position });
-  return { name, path, schema };
+  if (!schema) throw queryError('where', `Unknown field '${path.join('.')}'`, { column });
+  return { name, path, schema, column };
 }
 
 function pathOf(field: ResolvedField): string {
   return field.path.join('.');
 }
 
+/** A predicate on `field` that does not fit it; the message points at the predicate's field. */
+function refusal(field: ResolvedField, problem: string, expected?: string): Error {
+  return queryError('where', problem, { column: field.column, expected });
+}
+
 /** `is empty` is about arrays; an absent array has no elements, so it is empty. */
 function emptinessTest(node: IsEmptyNode, field: ResolvedField): ValueTest {
   if (field.schema.kind !== 'array') {
     const label = node.negated ? "'is not empty'" : "'is empty'";
-    throw new QueryError(PARAMETER, `Operator ${label} needs an array, but '${pathOf(field)}' is ${describeField(field.schema)}`, {
-      position: node.position,
-    });
+    throw refusal(field, `Operator ${label} needs an array, but '${pathOf(field)}' is ${describeField(field.schema)}`);
   }
   return (value) => (!Array.isArray(value) || value.length === 0) !== node.negated;
 }
 
-function scalarOperand(field: ResolvedField, operator: string, position: number): ScalarOperand {
+function scalarOperand(field: ResolvedField, operator: string): ScalarOperand {
   const { schema } = field;
   if (isScalar(schema)) return { kind: schema.kind, isArray: false };
   if (schema.kind === 'array' && isScalar(schema.items)) return { kind: schema.items.kind, isArray: true };
-  throw new QueryError(PARAMETER, `Operator ${operator} compares values, but '${pathOf(field)}' is ${describeField(schema)}`, {
-    position,
-    expected: objectWithin(schema) ? `'${field.name}(...)' to look inside it` : undefined,
-  });
+  const lookInside = objectWithin(schema) ? `'${field.name}(...)' to look inside it` : undefined;
+  throw refusal(field, `Operator ${operator} compares values, but '${pathOf(field)}' is ${describeField(schema)}`, lookInside);
 }
 
-function arrayItemKind(field: ResolvedField, operator: string, position: number): ScalarKind {
+function arrayItemKind(field: ResolvedField, operator: string): ScalarKind {
   const { schema } = field;
   if (schema.kind === 'array' && isScalar(schema.items)) return schema.items.kind;
-  throw new QueryError(PARAMETER, `Operator ${operator} needs an array of values, but '${pathOf(field)}' is ${describeField(schema)}`, {
-    position,
-  });
+  throw refusal(field, `Operator ${operator} needs an array of values, but '${pathOf(field)}' is ${describeField(schema)}`);
 }
 
 function forAnyElementIf(isArray: boolean, test: ValueTest): ValueTest {
@@ -303,21 +293,21 @@ const LITERAL_TYPES: Readonly<Record<string, string>> = { string: 'a string', nu
 
 /** A literal as a Comparable of the field's kind; date-time fields take ISO 8601 strings. */
 function literalAs(kind: ScalarKind, literal: LiteralValue, field: ResolvedField): Comparable {
-  const { value, position } = literal;
+  const { value, column } = literal;
   if (kind === 'datetime' && typeof value === 'string') {
     const instant = instantOf(value);
     if (instant === undefined) {
-      throw new QueryError(PARAMETER, `${describeLiteral(value)} is not an ISO 8601 date-time, as field '${pathOf(field)}' requires`, {
-        position,
+      throw queryError('where', `${describeLiteral(value)} is not an ISO 8601 date-time, as field '${pathOf(field)}' requires`, {
+        column,
       });
     }
     return instant;
   }
   if (typeof value === kind) return value;
-  throw new QueryError(
-    PARAMETER,
+  throw queryError(
+    'where',
     `Type mismatch: '${pathOf(field)}' holds ${describeValues({ kind })}, but ${describeLiteral(value)} is ${LITERAL_TYPES[typeof value]}`,
-    { position },
+    { column },
   );
 }
 
@@ -328,10 +318,10 @@ const DECIMAL_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 function variableAs(kind: ScalarKind, text: string, variable: VariableValue, field: ResolvedField): Comparable {
   const value = coerceText(kind, text);
   if (value === undefined) {
-    throw new QueryError(
-      PARAMETER,
+    throw queryError(
+      'where',
       `Variable ':${variable.name}' is ${describeLiteral(text)}, which is not ${describeField({ kind })} as field '${pathOf(field)}' requires`,
-      { position: variable.position },
+      { column: variable.column },
     );
   }
   return value;
@@ -349,6 +339,8 @@ function coerceText(kind: ScalarKind, text: string): Comparable | undefined {
       return text === 'true' ? true : text === 'false' ? false : undefined;
     case 'datetime':
       return instantOf(text);
+    default:
+      return kind satisfies never;
   }
 }
 

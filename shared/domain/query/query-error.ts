@@ -1,32 +1,33 @@
-/**
- * A query parameter (`where`, `sort`, ...) the service cannot run. The HTTP layer answers it
- * as 400 `InvalidInput` with this message, so the message is written for the API user: it names
- * the parameter, the problem, where in the parameter's text it is, and what was expected there.
- *
- *   Malformed parameter: where: Unexpected token ')' at position 14 (expected a value).
- */
-export class QueryError extends Error {
-  override readonly name = 'QueryError';
-  /** The query parameter at fault, e.g. "where" or "sort". */
-  readonly parameter: string;
-  /** Zero-based character offset into that parameter's text, when the problem has a place. */
-  readonly position?: number;
+import { abbreviate } from '../abbreviate';
+import { ParameterError } from '../language/parameter-error';
+import type { Token } from '../language/token-cursor';
 
-  constructor(parameter: string, problem: string, details: QueryErrorDetails = {}) {
-    super(formatMessage(parameter, problem, details));
-    this.parameter = parameter;
-    if (details.position !== undefined) this.position = details.position;
-  }
-}
+/** The query parameters written in the `where` language's tokens: predicates and sort expressions. */
+export type QueryParameter = 'where' | 'sort';
 
-export interface QueryErrorDetails {
-  readonly position?: number;
-  /** What would have been valid at that place, e.g. "a value" or "'asc' or 'desc'". */
+/** Where in the parameter's text a problem is, and what would have been valid there. */
+export interface QueryErrorPlace {
+  readonly column?: number;
+  /** E.g. "a value" or "'asc' or 'desc'". */
   readonly expected?: string;
 }
 
-function formatMessage(parameter: string, problem: string, { position, expected }: QueryErrorDetails): string {
-  const where = position === undefined ? '' : ` at position ${position}`;
+/**
+ * A `where` or `sort` the service cannot run, worded for the API user:
+ *
+ *   Malformed parameter: where: Unexpected token ')' at column 15 (expected a value).
+ */
+export function queryError(parameter: QueryParameter, problem: string, { column, expected }: QueryErrorPlace = {}): ParameterError {
+  const where = column === undefined ? '' : ` at column ${column}`;
   const hint = expected === undefined ? '' : ` (expected ${expected})`;
-  return `Malformed parameter: ${parameter}: ${problem}${where}${hint}.`;
+  return new ParameterError(parameter, `Malformed parameter: ${parameter}: ${problem}${where}${hint}.`, column);
+}
+
+/** A long token is quoted by its first 40 characters and "...". */
+const MAX_QUOTED_TOKEN = 43;
+
+/** The error for a token where the grammar expected something else. */
+export function unexpectedToken(parameter: QueryParameter, token: Token<string>, expected: string): ParameterError {
+  const problem = token.kind === 'end' ? 'Unexpected end of input' : `Unexpected token '${abbreviate(token.text, MAX_QUOTED_TOKEN)}'`;
+  return queryError(parameter, problem, { column: token.column, expected });
 }

@@ -1,14 +1,18 @@
 import { resourceJsonSchema } from '../resource-fields';
-import { fieldSchemaFromJsonSchema, instantOf, type FieldSchema } from './field-schema';
-import { compilePredicate, type DocumentPredicate, type PredicateVariables } from './predicate-evaluator';
-import { parsePredicate, type PredicateNode, type ValueNode } from './predicate-parser';
+import type { ObjectFieldModel } from '../language/field-model';
+import { queryableFields } from './field-schema';
+import { instantOf } from './field-values';
+import type { PredicateNode, ValueNode } from './predicate-ast';
+import type { DocumentPredicate } from '../language/document-predicate';
+import { compilePredicate, type PredicateVariables } from './predicate-evaluator';
+import { parsePredicate } from './predicate-parser';
 import { compileSort, type DocumentComparator } from './sort';
 import { NarrowingCollector, planRead, type Narrowing, type PlannedRead } from './store-access';
 
-let fields: FieldSchema | undefined;
+let fields: ObjectFieldModel | undefined;
 
 /** The resource's fields, as the query language sees them (made on first use). */
-export const resourceFields = (): FieldSchema => (fields ??= fieldSchemaFromJsonSchema(resourceJsonSchema()));
+export const resourceFields = (): ObjectFieldModel => (fields ??= queryableFields(resourceJsonSchema()));
 
 /**
  * How to answer a query. The predicate and the sort are always evaluated in full (the evaluator

@@ -1,25 +1,19 @@
 /**
  * The `sort` query parameter: each entry is `<field path> asc|desc`, e.g. `createdAt desc` or
- * `objectTypeProperty.arrayOfFloatExample asc`. Entries apply in order; documents they leave
- * tied fall back to `id asc`, so every page of a query comes in the same order.
+ * `objectTypeProperty.arrayOfFloatExample asc`, read with the tokens of `where`:
+ *
+ *   sort := fieldPath ("asc" | "desc") END              -- keywords in any case
+ *
+ * Entries apply in order; documents they leave tied fall back to `id asc`, so every page of a
+ * query comes in the same order.
  */
-import {
-  type Comparable,
-  type FieldSchema,
-  type ObjectFieldSchema,
-  type ScalarKind,
-  comparableValue,
-  compareValues,
-  describeField,
-  fieldNamed,
-  isScalar,
-  objectWithin,
-  propertyOf,
-  requireObjectSchema,
-  scalarKindWithin,
-} from './field-schema.js';
+import type { FieldModel, ObjectFieldModel, ScalarKind } from '../language/field-model.js';
+import { fieldPathFrom, type FieldPathSyntax } from '../language/field-path.js';
 import { MAX_SORT_LENGTH } from '../limits';
-import { QueryError } from './query-error.js';
+import { describeField, fieldNamed, isScalar, objectWithin, scalarKindWithin } from './field-schema.js';
+import { type Comparable, comparableValue, compareValues, propertyOf } from './field-values.js';
+import { predicateTokens } from './predicate-lexer.js';
+import { queryError } from './query-error.js';
 
 export type DocumentComparator = (a: unknown, b: unknown) => number;
 
@@ -31,23 +25,11 @@ interface SortKey {
   readonly direction: Direction;
 }
 
-interface Word {
-  readonly text: string;
-  readonly position: number;
-}
-
-const PARAMETER = 'sort';
-const DIRECTIONS: ReadonlyMap<string, Direction> = new Map([
-  ['asc', 1],
-  ['desc', -1],
-]);
-
 /**
  * A comparator for Array.prototype.sort (which is stable) that orders documents by the given
- * sort parameters. Throws QueryError for an unknown field or direction.
+ * sort parameters. Throws a ParameterError for an unknown field or direction.
  */
-export function compileSort(sorts: readonly string[], schema: FieldSchema): DocumentComparator {
-  const root = requireObjectSchema(schema);
+export function compileSort(sorts: readonly string[], root: ObjectFieldModel): DocumentComparator {
   const keys = sorts.map((sort) => parseSortKey(sort, root));
   const comparators = [...keys, ...idTiebreak(keys, root)].map(keyComparator);
   return (a, b) => {
@@ -59,56 +41,38 @@ export function compileSort(sorts: readonly string[], schema: FieldSchema): Docu
   };
 }
 
-function parseSortKey(sort: string, root: ObjectFieldSchema): SortKey {
+function parseSortKey(sort: string, root: ObjectFieldModel): SortKey {
   if (sort.length > MAX_SORT_LENGTH) {
-    throw new QueryError(PARAMETER, `Sort expression is ${sort.length} characters long, more than the ${MAX_SORT_LENGTH} allowed`);
+    throw queryError('sort', `Sort expression is ${sort.length} characters long, more than the ${MAX_SORT_LENGTH} allowed`);
   }
-  const [field, direction, extra] = wordsOf(sort);
-  if (!field) throw new QueryError(PARAMETER, 'Empty sort expression', { position: 0, expected: "'<field> asc' or '<field> desc'" });
-  const { path, kind } = resolveSortField(field, root);
-  if (!direction) {
-    throw new QueryError(PARAMETER, `Missing sort direction after '${field.text}'`, { position: sort.length, expected: "'asc' or 'desc'" });
-  }
-  if (extra) throw new QueryError(PARAMETER, `Unexpected '${extra.text}' after the sort direction`, { position: extra.position });
-  return { path, kind, direction: parseDirection(direction) };
-}
-
-function wordsOf(text: string): Word[] {
-  return Array.from(text.matchAll(/\S+/g), (match) => ({ text: match[0], position: match.index }));
-}
-
-function parseDirection(word: Word): Direction {
-  const direction = DIRECTIONS.get(word.text.toLowerCase());
-  if (direction === undefined) {
-    throw new QueryError(PARAMETER, `Unknown sort direction '${word.text}'`, { position: word.position, expected: "'asc' or 'desc'" });
-  }
-  return direction;
+  const tokens = predicateTokens('sort', sort);
+  const field = fieldPathFrom(tokens.expect('word', "'<field> asc' or '<field> desc'"), tokens);
+  const kind = sortableKind(field, root);
+  const direction = tokens.acceptKeyword('asc') ? 1 : tokens.acceptKeyword('desc') ? -1 : tokens.fail("'asc' or 'desc'");
+  tokens.expect('end', 'the end of the sort expression');
+  return { path: field.segments, kind, direction };
 }
 
 /** A dotted path may pass through objects and arrays of objects, and must end at values. */
-function resolveSortField(word: Word, root: ObjectFieldSchema): { path: string[]; kind: ScalarKind } {
-  const path = word.text.split('.');
+function sortableKind({ segments, column }: FieldPathSyntax, root: ObjectFieldModel): ScalarKind {
   let scope = root;
-  for (const [index, name] of path.entries()) {
-    const walked = path.slice(0, index + 1).join('.');
+  for (const [index, name] of segments.entries()) {
+    const walked = segments.slice(0, index + 1).join('.');
     const field = fieldNamed(scope, name);
-    if (!field) throw new QueryError(PARAMETER, `Unknown field '${walked}'`, { position: word.position });
-    if (index === path.length - 1) return { path, kind: sortableKind(field, walked, word.position) };
+    if (!field) throw queryError('sort', `Unknown field '${walked}'`, { column });
+    if (index === segments.length - 1) return valueKind(field, walked, column);
     const inner = objectWithin(field);
-    if (!inner) {
-      throw new QueryError(PARAMETER, `Unknown field '${path.join('.')}': '${walked}' is ${describeField(field)}`, { position: word.position });
-    }
+    if (!inner) throw queryError('sort', `Unknown field '${segments.join('.')}': '${walked}' is ${describeField(field)}`, { column });
     scope = inner;
   }
-  // Not reached: split() always yields at least one name, and the last one returns above.
-  throw new QueryError(PARAMETER, 'Empty sort expression', { position: word.position });
+  throw new Error('A field path has at least one name');
 }
 
-function sortableKind(field: FieldSchema, path: string, position: number): ScalarKind {
+function valueKind(field: FieldModel, path: string, column: number): ScalarKind {
   const kind = scalarKindWithin(field);
   if (kind === undefined) {
-    throw new QueryError(PARAMETER, `Cannot sort by '${path}', which is ${describeField(field)}`, {
-      position,
+    throw queryError('sort', `Cannot sort by '${path}', which is ${describeField(field)}`, {
+      column,
       expected: 'a field holding strings, numbers, booleans or date-times',
     });
   }
@@ -116,7 +80,7 @@ function sortableKind(field: FieldSchema, path: string, position: number): Scala
 }
 
 /** commercetools breaks ties by id, so paging through equal keys neither skips nor repeats documents. */
-function idTiebreak(keys: readonly SortKey[], root: ObjectFieldSchema): SortKey[] {
+function idTiebreak(keys: readonly SortKey[], root: ObjectFieldModel): SortKey[] {
   if (keys.some((key) => key.path.length === 1 && key.path[0] === 'id')) return [];
   const id = fieldNamed(root, 'id');
   return id && isScalar(id) ? [{ path: ['id'], kind: id.kind, direction: 1 }] : [];

@@ -1,6 +1,6 @@
 import { isResourceKey } from '../resource-address';
 import { idPrefixAt } from '../resource-id';
-import { instantOf } from './field-schema';
+import { instantOf } from './field-values';
 import type { DocumentComparator } from './sort';
 
 /**

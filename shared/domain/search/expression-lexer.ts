@@ -3,49 +3,48 @@
  * `objectTypeProperty.arrayOfIntExample:range(1 to *), 7` reads as the words, symbols and
  * numbers `objectTypeProperty . arrayOfIntExample : range ( 1 to * ) , 7`.
  */
-import { exactly, Lexer, matching, type Lexeme, type ProblemAt } from '../language/lexer';
-import type { TokensOf } from '../language/token';
+import { characterAt, matchFirst, type Lexeme, type Token, type TokenPatterns } from '../language/token-cursor';
+import type { ExpressionSource } from './expression-ast';
+import { syntaxError } from './search-error';
 
-export type ExpressionToken = TokensOf<{
-  word: string;
-  number: number;
-  string: string;
-  ':': undefined;
-  ',': undefined;
-  '(': undefined;
-  ')': undefined;
-  '*': undefined;
-  '.': undefined;
-}>;
+export type ExpressionKind = 'word' | 'number' | 'string' | ':' | ',' | '(' | ')' | '*' | '.';
+export type ExpressionToken = Token<ExpressionKind>;
 
-// No two token types start with the same character, so the order only puts the frequent first.
-export const expressionLexer = new Lexer<ExpressionToken>(/\s+/)
-  .token('word', matching(/[\p{L}_][\p{L}\p{N}_]*/u, ([text]) => text))
-  .token('.', exactly('.'))
-  .token(':', exactly(':'))
-  .token(',', exactly(','))
-  .token('(', exactly('('))
-  .token(')', exactly(')'))
-  .token(
-    'number',
-    matching(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/, ([text], offset, _source, fail) => {
-      const value = Number(text);
-      if (!Number.isFinite(value)) throw fail(`The number ${text} is too large`, offset);
-      return value;
-    }),
-  )
-  .token('string', readString)
-  .token('*', exactly('*'));
+/** No two kinds start with the same character, so the order only puts the frequent first. */
+const PATTERNS: TokenPatterns<ExpressionKind> = [
+  ['space', /\s+/y],
+  ['word', /[\p{L}_][\p{L}\p{N}_]*/uy],
+  ['.', /\./y],
+  [':', /:/y],
+  [',', /,/y],
+  ['(', /\(/y],
+  [')', /\)/y],
+  ['number', /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y],
+  ['*', /\*/y],
+];
+
+/** The token at `offset` of the expression; errors name the parameter it came in. */
+export function readExpressionToken(source: ExpressionSource, offset: number): Lexeme<ExpressionKind> {
+  const { text: expression } = source;
+  if (expression.charAt(offset) === '"') return readString(source, offset);
+  const match = matchFirst(PATTERNS, expression, offset);
+  if (!match) throw syntaxError(source, `Unexpected character '${characterAt(expression, offset)}'`, offset + 1);
+  const { kind, text } = match;
+  if (kind !== 'number') return { kind, length: text.length };
+  const value = Number(text);
+  if (!Number.isFinite(value)) throw syntaxError(source, `The number ${text} is too large`, offset + 1);
+  return { kind, length: text.length, value };
+}
 
 /** A double-quoted string; a backslash takes the next character literally. */
-function readString(source: string, start: number, fail: ProblemAt): Lexeme<string> | undefined {
-  if (source.charAt(start) !== '"') return undefined;
+function readString(source: ExpressionSource, start: number): Lexeme<ExpressionKind> {
+  const { text } = source;
   let value = '';
-  for (let index = start + 1; index < source.length; index++) {
-    const char = source.charAt(index);
-    if (char === '"') return { length: index + 1 - start, value };
-    if (char === '\\') index++;
-    value += source.charAt(index);
+  for (let offset = start + 1; offset < text.length; offset++) {
+    const char = text.charAt(offset);
+    if (char === '"') return { kind: 'string', length: offset + 1 - start, value };
+    if (char === '\\') offset++;
+    value += text.charAt(offset);
   }
-  throw fail('Unterminated string: a closing \'"\' is missing', start);
+  throw syntaxError(source, 'Unterminated string: a closing \'"\' is missing', start + 1);
 }

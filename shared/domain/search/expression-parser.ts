@@ -1,6 +1,6 @@
 /**
- * The grammar of filter and facet expressions (commercetools product search syntax), as rules
- * for the shared Pratt parser:
+ * The grammar of filter and facet expressions (commercetools product search syntax), read by
+ * recursive descent: one function per rule.
  *
  *   filter     := fieldPath ':' condition
  *   facet      := fieldPath [':' condition] ['as' name]
@@ -9,12 +9,10 @@
  *   item       := number | string | ['range'] '(' bound 'to' bound ')'
  *   bound      := number | string | '*'
  *
- * There are no operators with precedence here: `itemRules` and `boundRules` are prefix tables
- * (which token begins which form). Keywords are case-sensitive, as in commercetools.
+ * Keywords are case-sensitive, as in commercetools.
  */
 import { fieldPathFrom } from '../language/field-path';
-import { PrattParser, PrattRules, type Language } from '../language/pratt-parser';
-import type { TokenOfType } from '../language/token';
+import { TokenCursor } from '../language/token-cursor';
 import type {
   Bound,
   Condition,
@@ -23,30 +21,29 @@ import type {
   FieldReference,
   FilterExpression,
   RangeItem,
-  TermItem,
   ValueItem,
 } from './expression-ast';
-import { expressionLexer, type ExpressionToken } from './expression-lexer';
+import { readExpressionToken, type ExpressionKind, type ExpressionToken } from './expression-lexer';
 import { syntaxError } from './search-error';
 
 export function parseFilterExpression(source: ExpressionSource): FilterExpression {
-  const parser = parserFor(source);
-  const field = fieldReference(parser);
-  const condition = conditionAfterColon(parser);
-  parser.expectEnd(whatMayFollow(condition, { alias: false }));
+  const tokens = cursorOver(source);
+  const field = fieldReference(tokens);
+  const condition = conditionAfterColon(tokens);
+  tokens.expect('end', whatMayFollow(condition, { alias: false }));
   return { source, field, condition };
 }
 
 export function parseFacetExpression(source: ExpressionSource): FacetExpression {
-  const parser = parserFor(source);
-  const field = fieldReference(parser);
-  const condition = parser.isAt(':') ? conditionAfterColon(parser) : undefined;
-  const alias = parser.acceptKeyword('as') ? parser.expect('word', "a facet name after 'as'").text : undefined;
-  parser.expectEnd(alias === undefined ? whatMayFollow(condition, { alias: true }) : 'the end of the expression');
+  const tokens = cursorOver(source);
+  const field = fieldReference(tokens);
+  const condition = tokens.peek().kind === ':' ? conditionAfterColon(tokens) : undefined;
+  const alias = tokens.acceptKeyword('as') ? tokens.expect('word', "a facet name after 'as'").text : undefined;
+  tokens.expect('end', alias === undefined ? whatMayFollow(condition, { alias: true }) : 'the end of the expression');
   return { source, field, condition, alias };
 }
 
-type Parser = PrattParser<ExpressionToken>;
+type Tokens = TokenCursor<ExpressionKind>;
 
 /** For error messages: what could have come instead of the token found after an expression. */
 function whatMayFollow(condition: Condition | undefined, allows: { alias: boolean }): string {
@@ -58,62 +55,58 @@ function whatMayFollow(condition: Condition | undefined, allows: { alias: boolea
   return continuations.length === 0 ? end : `${continuations.join(', ')} or ${end}`;
 }
 
-function fieldReference(parser: Parser): FieldReference {
-  const path = fieldPathFrom(parser.expect('word', 'a field name'), parser);
-  return { path: path.segments.join('.'), column: path.offset + 1 };
+function fieldReference(tokens: Tokens): FieldReference {
+  const path = fieldPathFrom(tokens.expect('word', 'a field name'), tokens);
+  return { path: path.segments.join('.'), column: path.column };
 }
 
-function conditionAfterColon(parser: Parser): Condition {
-  parser.expect(':', "':'");
-  if (parser.acceptKeyword('exists')) return { kind: 'exists' };
-  if (parser.acceptKeyword('missing')) return { kind: 'missing' };
-  const item = () => parser.parse(itemRules, 'a number, a "quoted string", range(from to to), exists or missing');
-  return { kind: 'values', items: parser.separated(',', item) };
+function conditionAfterColon(tokens: Tokens): Condition {
+  tokens.expect(':', "':'");
+  if (tokens.acceptKeyword('exists')) return { kind: 'exists' };
+  if (tokens.acceptKeyword('missing')) return { kind: 'missing' };
+  const items = [item(tokens)];
+  while (tokens.accept(',')) items.push(item(tokens));
+  return { kind: 'values', items };
 }
 
-const itemRules = new PrattRules<ExpressionToken, ValueItem>()
-  .prefix('number', term)
-  .prefix('string', term)
-  .prefixKeyword('range', (keyword, parser) => {
-    parser.expect('(', "'('");
-    return rangeFrom(keyword, parser);
-  })
+function item(tokens: Tokens): ValueItem {
+  const term = tokens.accept('number') ?? tokens.accept('string');
+  if (term) return { kind: 'term', value: term.value, text: term.text, column: term.column };
+  const range = tokens.acceptKeyword('range');
+  if (range) {
+    tokens.expect('(', "'('");
+    return rangeFrom(range, tokens);
+  }
   // commercetools lists further ranges without repeating the keyword: `range (1 to 5), (7 to 9)`
-  .prefix('(', (open, parser) => rangeFrom(open, parser));
-
-function term(token: TokenOfType<ExpressionToken, 'number' | 'string'>): TermItem {
-  return { kind: 'term', value: token.value, text: token.text, column: token.offset + 1 };
+  const open = tokens.accept('(');
+  if (open) return rangeFrom(open, tokens);
+  return tokens.fail('a number, a "quoted string", range(from to to), exists or missing');
 }
 
 /** The rest of a range after its `(`; `start` (`range` or the `(`) is where the range's text begins. */
-function rangeFrom(start: ExpressionToken, parser: Parser): RangeItem {
-  const from = bound(parser);
-  parser.expectKeyword('to', "'to'");
-  const to = bound(parser);
-  const close = parser.expect(')', "')'");
-  return { kind: 'range', from, to, text: parser.textBetween(start, close), column: start.offset + 1 };
+function rangeFrom(start: ExpressionToken, tokens: Tokens): RangeItem {
+  const from = bound(tokens);
+  tokens.expectKeyword('to', "'to'");
+  const to = bound(tokens);
+  const close = tokens.expect(')', "')'");
+  return { kind: 'range', from, to, text: tokens.textBetween(start, close), column: start.column };
 }
 
-const boundRules = new PrattRules<ExpressionToken, Bound>()
-  .prefix('number', (token) => ({ value: token.value, text: token.text }))
-  .prefix('string', (token) => ({ value: token.value, text: token.text }))
-  .prefix('*', () => undefined);
-
-function bound(parser: Parser): Bound {
-  return parser.parse(boundRules, 'a number, a "quoted string" or * for an open end');
+function bound(tokens: Tokens): Bound {
+  const end = tokens.accept('number') ?? tokens.accept('string');
+  if (end) return { value: end.value, text: end.text };
+  if (tokens.accept('*')) return undefined;
+  return tokens.fail('a number, a "quoted string" or * for an open end');
 }
 
 /** Errors point at 1-based columns of the expression and name the parameter it came in. */
-function parserFor(source: ExpressionSource): Parser {
-  const language: Language<ExpressionToken> = {
-    errors: {
-      at: (problem, offset) => syntaxError(source, problem, offset + 1),
-      unexpected(token, expected) {
-        const found = token.type === 'end' ? 'the end of the expression' : `'${token.text}'`;
-        return syntaxError(source, `Expected ${expected} but found ${found}`, token.offset + 1);
-      },
+function cursorOver(source: ExpressionSource): Tokens {
+  return new TokenCursor(source.text, {
+    readToken: (_text, offset) => readExpressionToken(source, offset),
+    keywordsIgnoreCase: false,
+    unexpected(token, expected) {
+      const found = token.kind === 'end' ? 'the end of the expression' : `'${token.text}'`;
+      return syntaxError(source, `Expected ${expected} but found ${found}`, token.column);
     },
-    keywordOf: (token) => (token.type === 'word' ? token.text : undefined),
-  };
-  return new PrattParser(source.text, expressionLexer, language);
+  });
 }

@@ -1,9 +1,9 @@
 import { ResourceNotFoundError } from '../../domain/errors';
 import { MAX_IMAGE_BYTES } from '../../domain/images/image-file';
-import { fromDomainError } from '../errors';
 import { IDEMPOTENCY_RECORD_SECONDS, JSON_BODY_LIMIT_BYTES, LOCAL_HEADER_LIMIT_BYTES } from '../../domain/limits';
 import {
   concurrentModification,
+  fromDomainError,
   general,
   idempotencyKeyInFlight,
   idempotencyKeyReused,
@@ -19,13 +19,13 @@ import {
   requestHeaderFieldsTooLarge,
   unsupportedMediaType,
 } from '../errors';
-import type { ErrorResponseName } from './error-names';
 import type { SchemaName } from './schemas';
 
 /**
  * The error catalogue: every error answer the service gives, by the name components/responses
  * lists it under, with an example built by the code that answers it. Declarations name their
- * errors from here (by type only, so no Lambda bundles the catalogue); the document renders it.
+ * errors from here by type only (`ErrorResponseName`), so no Lambda bundles the catalogue; the
+ * document renders it.
  */
 
 export interface ErrorResponseSpec {
@@ -35,7 +35,7 @@ export interface ErrorResponseSpec {
   schema: SchemaName;
   example: unknown;
   /** Headers it carries besides X-Correlation-ID. */
-  headers?: Record<string, { description: string; schema: { type: string } }>;
+  headers?: Record<string, { description: string; schema: { type: 'integer' } }>;
 }
 
 export const errorResponses = {
@@ -173,6 +173,6 @@ export const errorResponses = {
       errors: [{ code: 'ExtensionNoResponse', message: "The extension bound to 'namespace-action' did not answer within 2000 ms.", action: 'namespace-action' }],
     },
   },
-} satisfies Record<ErrorResponseName, ErrorResponseSpec>;
+} satisfies Record<string, ErrorResponseSpec>;
 
-export type { ErrorResponseName } from './error-names';
+export type ErrorResponseName = keyof typeof errorResponses;

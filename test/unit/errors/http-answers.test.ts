@@ -12,8 +12,8 @@ import {
   UnsupportedMediaTypeError,
   VersionConflictError,
 } from '../../../shared/domain/errors';
-import { QueryError } from '../../../shared/domain/query/query-error';
-import { SearchError } from '../../../shared/domain/search/search-error';
+import { queryError } from '../../../shared/domain/query/query-error';
+import { syntaxError } from '../../../shared/domain/search/search-error';
 import { ValidationError } from '../../../shared/domain/validation';
 import { ApiError, toApiError } from '../../../shared/http/errors';
 
@@ -60,9 +60,9 @@ describe('toApiError: the HTTP answer to every failure', () => {
   });
 
   it('answers query and search errors as 400 InvalidInput with their message', () => {
-    const query = new QueryError('where', 'Unexpected token', { position: 3 });
+    const query = queryError('where', 'Unexpected token', { column: 4 });
     expect(toApiError(query).body).toEqual({ statusCode: 400, message: query.message, errors: [{ code: 'InvalidInput', message: query.message }] });
-    expect(toApiError(new SearchError('filter', 'Malformed parameter: filter: x')).statusCode).toBe(400);
+    expect(toApiError(syntaxError({ parameter: 'filter', text: 'x' }, 'Expected a colon', 2)).statusCode).toBe(400);
   });
 
   it('answers an unavailable store as 503 OverCapacity with Retry-After, without its cause', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InterfaceObjectTestType } from '../../../shared/domain/resource';
-import { INTERFACE_OBJECT_TEST_TYPE } from '../../../shared/http/contract/parameter-shapes';
+import { INTERFACE_OBJECT_TEST_TYPE } from '../../../shared/http/contract/declaring';
 
 describe("the unionParameter of GET /{projectKey}/resource, shaped like the interface's ObjectTestType", () => {
   const accepts = (value: unknown) => INTERFACE_OBJECT_TEST_TYPE.accepts(value);

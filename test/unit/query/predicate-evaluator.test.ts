@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import type { ObjectFieldModel } from '../../../shared/domain/language/index.js';
 import {
-  QueryError,
+  ParameterError,
   compilePredicates,
-  fieldSchemaFromJsonSchema,
-  type FieldSchema,
+  queryableFields,
   type PredicateVariables,
   resourceFields,
 } from '../../../shared/domain/query/index.js';
 
-/** The field schema exactly as the service derives it. */
+/** The fields exactly as the service derives them. */
 const schema = resourceFields();
 
 /** Resources shaped like examples/object-test-type.json, ids in the order a < b < c < d. */
@@ -86,11 +86,11 @@ function matching(where: string | string[], variables: PredicateVariables = {}):
   return allResources.filter(matches).map(nameOf);
 }
 
-function compileError(where: string, variables: PredicateVariables = {}): QueryError {
+function compileError(where: string, variables: PredicateVariables = {}): ParameterError {
   try {
     compilePredicates([where], { schema, variables });
   } catch (error) {
-    if (error instanceof QueryError) return error;
+    if (error instanceof ParameterError) return error;
     throw error;
   }
   throw new Error(`expected '${where}' to be rejected`);
@@ -274,23 +274,23 @@ describe('compilePredicates: input variables', () => {
   it('rejects an unknown variable', () => {
     const error = compileError('key = :missing', { other: ['x'] });
     expect(error.message).toBe(
-      "Malformed parameter: where: Unknown variable ':missing' at position 6 (expected a query parameter 'var.missing' giving its value).",
+      "Malformed parameter: where: Unknown variable ':missing' at column 7 (expected a query parameter 'var.missing' giving its value).",
     );
-    expect(error.position).toBe(6);
+    expect(error.column).toBe(7);
   });
 
   it('says that a variable named with other characters than letters and digits cannot be given (the service reads var.[a-zA-Z0-9]+ only)', () => {
     expect(compileError('key = :a_b', {}).message).toBe(
-      "Malformed parameter: where: Unknown variable ':a_b' at position 6 (expected a variable named with letters and digits only, as query parameters var.<name> are).",
+      "Malformed parameter: where: Unknown variable ':a_b' at column 7 (expected a variable named with letters and digits only, as query parameters var.<name> are).",
     );
   });
 
   it('rejects a variable that is not a number for a number field', () => {
     expect(compileError('version = :v', { v: ['three'] }).message).toBe(
-      "Malformed parameter: where: Variable ':v' is \"three\", which is not a number as field 'version' requires at position 10.",
+      "Malformed parameter: where: Variable ':v' is \"three\", which is not a number as field 'version' requires at column 11.",
     );
-    expect(() => matching('version = :v', { v: [''] })).toThrow(QueryError);
-    expect(() => matching('version = :v', { v: ['0x10'] })).toThrow(QueryError);
+    expect(() => matching('version = :v', { v: [''] })).toThrow(ParameterError);
+    expect(() => matching('version = :v', { v: ['0x10'] })).toThrow(ParameterError);
     expect(() => matching('version in :v', { v: ['1', 'x'] })).toThrow(/Variable ':v' is "x"/);
   });
 
@@ -300,7 +300,7 @@ describe('compilePredicates: input variables', () => {
 
   it('rejects several values where one is expected', () => {
     expect(compileError('version = :v', { v: ['1', '2'] }).message).toBe(
-      "Malformed parameter: where: Variable ':v' has 2 values, but '=' takes one at position 10.",
+      "Malformed parameter: where: Variable ':v' has 2 values, but '=' takes one at column 11.",
     );
     expect(() => matching('objectTypeProperty(arrayOfIntExample contains :v)', { v: ['1', '2'] })).toThrow(/'contains' takes one/);
   });
@@ -308,50 +308,50 @@ describe('compilePredicates: input variables', () => {
 
 describe('compilePredicates: errors', () => {
   it.each([
-    ['objectTypeProperty.foo = 1', "Unknown field 'objectTypeProperty.foo' at position 0"],
-    ['objectTypeProperty(foo = 1)', "Unknown field 'objectTypeProperty.foo' at position 19"],
-    ['nope is defined', "Unknown field 'nope' at position 0"],
-    ['constructor is defined', "Unknown field 'constructor' at position 0"],
-    ['Version = 1', "Unknown field 'Version' at position 0"],
-    ['objectTypeProperty(arrayOfObjectType(nope > 1))', "Unknown field 'objectTypeProperty.arrayOfObjectType.nope' at position 37"],
-    ['version = 1 and key(x = 1)', "Field 'key' is a string, which has no fields to look into at position 16"],
-    ['version.x = 1', "Field 'version' is a number, which has no fields to look into at position 0"],
-    ['objectTypeProperty(arrayOfIntExample(x = 1))', "Field 'objectTypeProperty.arrayOfIntExample' is an array of numbers, which has no fields to look into at position 19"],
+    ['objectTypeProperty.foo = 1', "Unknown field 'objectTypeProperty.foo' at column 1"],
+    ['objectTypeProperty(foo = 1)', "Unknown field 'objectTypeProperty.foo' at column 20"],
+    ['nope is defined', "Unknown field 'nope' at column 1"],
+    ['constructor is defined', "Unknown field 'constructor' at column 1"],
+    ['Version = 1', "Unknown field 'Version' at column 1"],
+    ['objectTypeProperty(arrayOfObjectType(nope > 1))', "Unknown field 'objectTypeProperty.arrayOfObjectType.nope' at column 38"],
+    ['version = 1 and key(x = 1)', "Field 'key' is a string, which has no fields to look into at column 17"],
+    ['version.x = 1', "Field 'version' is a number, which has no fields to look into at column 1"],
+    ['objectTypeProperty(arrayOfIntExample(x = 1))', "Field 'objectTypeProperty.arrayOfIntExample' is an array of numbers, which has no fields to look into at column 20"],
     [
       'objectTypeProperty = 1',
-      "Operator '=' compares values, but 'objectTypeProperty' is an object at position 0 (expected 'objectTypeProperty(...)' to look inside it)",
+      "Operator '=' compares values, but 'objectTypeProperty' is an object at column 1 (expected 'objectTypeProperty(...)' to look inside it)",
     ],
     [
       'objectTypeProperty(arrayOfObjectType in (1))',
-      "Operator 'in' compares values, but 'objectTypeProperty.arrayOfObjectType' is an array of objects at position 19 (expected 'arrayOfObjectType(...)' to look inside it)",
+      "Operator 'in' compares values, but 'objectTypeProperty.arrayOfObjectType' is an array of objects at column 20 (expected 'arrayOfObjectType(...)' to look inside it)",
     ],
-    ['key contains "a"', "Operator 'contains' needs an array of values, but 'key' is a string at position 0"],
-    ['version contains any (1)', "Operator 'contains any' needs an array of values, but 'version' is a number at position 0"],
-    ['objectTypeProperty(arrayOfObjectType contains all (1))', "Operator 'contains all' needs an array of values, but 'objectTypeProperty.arrayOfObjectType' is an array of objects at position 19"],
-    ['key is empty', "Operator 'is empty' needs an array, but 'key' is a string at position 0"],
-    ['version is not empty', "Operator 'is not empty' needs an array, but 'version' is a number at position 0"],
+    ['key contains "a"', "Operator 'contains' needs an array of values, but 'key' is a string at column 1"],
+    ['version contains any (1)', "Operator 'contains any' needs an array of values, but 'version' is a number at column 1"],
+    ['objectTypeProperty(arrayOfObjectType contains all (1))', "Operator 'contains all' needs an array of values, but 'objectTypeProperty.arrayOfObjectType' is an array of objects at column 20"],
+    ['key is empty', "Operator 'is empty' needs an array, but 'key' is a string at column 1"],
+    ['version is not empty', "Operator 'is not empty' needs an array, but 'version' is a number at column 1"],
   ])('rejects %j', (where, problem) => {
     expect(compileError(where).message).toBe(`Malformed parameter: where: ${problem}.`);
   });
 
   it.each([
-    ['version = "1"', 'Type mismatch: \'version\' holds numbers, but "1" is a string at position 10'],
-    ['key = 1', "Type mismatch: 'key' holds strings, but 1 is a number at position 6"],
-    ['key = true', "Type mismatch: 'key' holds strings, but true is a boolean at position 6"],
-    ['key in ("a", 2)', "Type mismatch: 'key' holds strings, but 2 is a number at position 13"],
-    ['objectTypeProperty(arrayOfIntExample contains any (1, "2"))', 'Type mismatch: \'objectTypeProperty.arrayOfIntExample\' holds numbers, but "2" is a string at position 54'],
-    ['objectTypeProperty(arrayOfStringExample = 5)', "Type mismatch: 'objectTypeProperty.arrayOfStringExample' holds strings, but 5 is a number at position 42"],
-    ['createdAt > 5', "Type mismatch: 'createdAt' holds date-times, but 5 is a number at position 12"],
-    ['createdAt > "yesterday"', "\"yesterday\" is not an ISO 8601 date-time, as field 'createdAt' requires at position 12"],
-    ['createdAt > "2024-02-30"', "\"2024-02-30\" is not an ISO 8601 date-time, as field 'createdAt' requires at position 12"],
-    ['createdAt > "2024-01-01T24:00:00Z"', "\"2024-01-01T24:00:00Z\" is not an ISO 8601 date-time, as field 'createdAt' requires at position 12"],
+    ['version = "1"', 'Type mismatch: \'version\' holds numbers, but "1" is a string at column 11'],
+    ['key = 1', "Type mismatch: 'key' holds strings, but 1 is a number at column 7"],
+    ['key = true', "Type mismatch: 'key' holds strings, but true is a boolean at column 7"],
+    ['key in ("a", 2)', "Type mismatch: 'key' holds strings, but 2 is a number at column 14"],
+    ['objectTypeProperty(arrayOfIntExample contains any (1, "2"))', 'Type mismatch: \'objectTypeProperty.arrayOfIntExample\' holds numbers, but "2" is a string at column 55'],
+    ['objectTypeProperty(arrayOfStringExample = 5)', "Type mismatch: 'objectTypeProperty.arrayOfStringExample' holds strings, but 5 is a number at column 43"],
+    ['createdAt > 5', "Type mismatch: 'createdAt' holds date-times, but 5 is a number at column 13"],
+    ['createdAt > "yesterday"', "\"yesterday\" is not an ISO 8601 date-time, as field 'createdAt' requires at column 13"],
+    ['createdAt > "2024-02-30"', "\"2024-02-30\" is not an ISO 8601 date-time, as field 'createdAt' requires at column 13"],
+    ['createdAt > "2024-01-01T24:00:00Z"', "\"2024-01-01T24:00:00Z\" is not an ISO 8601 date-time, as field 'createdAt' requires at column 13"],
   ])('rejects the mistyped value in %j', (where, problem) => {
     expect(compileError(where).message).toBe(`Malformed parameter: where: ${problem}.`);
   });
 
   it('reports syntax errors of any where parameter', () => {
     expect(() => compilePredicates(['version = 1', 'version = )'], { schema, variables: {} })).toThrow(
-      "Malformed parameter: where: Unexpected token ')' at position 10 (expected a value).",
+      "Malformed parameter: where: Unexpected token ')' at column 11 (expected a value).",
     );
   });
 
@@ -368,7 +368,7 @@ describe('compilePredicates: errors', () => {
 });
 
 describe('compilePredicates: booleans', () => {
-  const flagSchema: FieldSchema = { kind: 'object', fields: { flag: { kind: 'boolean' }, flags: { kind: 'array', items: { kind: 'boolean' } } } };
+  const flagSchema: ObjectFieldModel = { kind: 'object', fields: { flag: { kind: 'boolean' }, flags: { kind: 'array', items: { kind: 'boolean' } } } };
   const docs = [{ flag: true, flags: [true] }, { flag: false, flags: [false, true] }, {}];
   const matching = (where: string, variables: PredicateVariables = {}) =>
     docs.map((doc, index) => (compilePredicates([where], { schema: flagSchema, variables })(doc) ? index : -1)).filter((index) => index >= 0);
@@ -382,7 +382,7 @@ describe('compilePredicates: booleans', () => {
 
   it('does not order booleans', () => {
     expect(() => matching('flag < true')).toThrow(
-      "Malformed parameter: where: Operator '<' does not apply to 'flag', which holds booleans at position 0 (expected '=' or '!=').",
+      "Malformed parameter: where: Operator '<' does not apply to 'flag', which holds booleans at column 1 (expected '=' or '!=').",
     );
   });
 
@@ -391,7 +391,7 @@ describe('compilePredicates: booleans', () => {
   });
 });
 
-describe('fieldSchemaFromJsonSchema', () => {
+describe('queryableFields', () => {
   it('derives the field tree of the resource', () => {
     expect(schema).toMatchObject({
       kind: 'object',
@@ -415,7 +415,7 @@ describe('fieldSchemaFromJsonSchema', () => {
   });
 
   it('reads nullable types, local references and booleans', () => {
-    const derived = fieldSchemaFromJsonSchema({
+    const derived = queryableFields({
       type: 'object',
       properties: {
         maybe: { type: ['string', 'null'] },
@@ -436,8 +436,8 @@ describe('fieldSchemaFromJsonSchema', () => {
     });
   });
 
-  it('leaves out fields without a single type, and cuts recursive references', () => {
-    const derived = fieldSchemaFromJsonSchema({
+  it('hides fields without a single type, and cuts recursive references', () => {
+    const derived = queryableFields({
       type: 'object',
       properties: {
         anything: {},
@@ -446,15 +446,19 @@ describe('fieldSchemaFromJsonSchema', () => {
       },
       $defs: { Tree: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/Tree' } } } } },
     });
-    expect(derived).toEqual({ kind: 'object', fields: { tree: { kind: 'object', fields: { name: { kind: 'string' } } } } });
+    const compile = (where: string) => compilePredicates([where], { schema: derived, variables: {} });
+    expect(() => compile('anything is defined')).toThrow("Unknown field 'anything' at column 1");
+    expect(() => compile('union = 1')).toThrow("Unknown field 'union' at column 1");
+    expect(() => compile('tree(children is empty)')).toThrow("Unknown field 'tree.children' at column 6");
+    expect(compile('tree(name = "x")')({ tree: { name: 'x' } })).toBe(true);
   });
 
   it('keeps a field called __proto__ as a field', () => {
-    const derived = fieldSchemaFromJsonSchema(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as object);
+    const derived = queryableFields(JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}') as object);
     expect(compilePredicates(['__proto__ = "x"'], { schema: derived, variables: {} })(JSON.parse('{"__proto__":"x"}'))).toBe(true);
   });
 
   it('refuses a schema that is not an object', () => {
-    expect(() => fieldSchemaFromJsonSchema({ type: 'string' })).toThrow(/must describe an object/);
+    expect(() => queryableFields({ type: 'string' })).toThrow(/must describe an object/);
   });
 });

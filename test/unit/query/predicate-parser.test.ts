@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, QueryError, parsePredicate, type PredicateNode } from '../../../shared/domain/query/index.js';
+import { MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, ParameterError, parsePredicate, type PredicateNode } from '../../../shared/domain/query/index.js';
 
-/** The syntax tree without positions, to compare shapes. */
+/** The syntax tree without columns, to compare shapes. */
 function shape(source: string): unknown {
-  return JSON.parse(JSON.stringify(parsePredicate(source), (key, value: unknown) => (key === 'position' ? undefined : value)));
+  return JSON.parse(JSON.stringify(parsePredicate(source), (key, value: unknown) => (key === 'column' ? undefined : value)));
 }
 
-function parseError(source: string): QueryError {
+function parseError(source: string): ParameterError {
   try {
     parsePredicate(source);
   } catch (error) {
-    if (error instanceof QueryError) return error;
+    if (error instanceof ParameterError) return error;
     throw error;
   }
   throw new Error(`expected '${source}' to be rejected`);
@@ -74,7 +74,7 @@ describe('parsePredicate: comparisons', () => {
 
   it('records where each part starts', () => {
     const node = parsePredicate('  version  = 1');
-    expect(node).toMatchObject({ position: 2, field: { position: 2 }, value: { position: 13 } });
+    expect(node).toMatchObject({ field: { column: 3 }, value: { column: 14 } });
   });
 });
 
@@ -183,27 +183,27 @@ describe('parsePredicate: logic and nesting', () => {
 
 describe('parsePredicate: errors', () => {
   it.each([
-    ['version = )', "Unexpected token ')' at position 10 (expected a value)"],
-    ['version =', 'Unexpected end of input at position 9 (expected a value)'],
-    ['', "Unexpected end of input at position 0 (expected a field name, '(' or 'not(')"],
-    ['   ', "Unexpected end of input at position 3 (expected a field name, '(' or 'not(')"],
-    ['version 1', "Unexpected token '1' at position 8 (expected an operator such as '=', 'in', 'contains' or 'is', or '(' to look inside the field)"],
-    ['a = 1 b = 2', "Unexpected token 'b' at position 6 (expected 'and', 'or' or the end of the predicate)"],
-    ['a = 1 and', "Unexpected end of input at position 9 (expected a field name, '(' or 'not(')"],
-    ['(a = 1', "Unexpected end of input at position 6 (expected 'and', 'or' or ')')"],
-    ['a = 1)', "Unexpected token ')' at position 5 (expected 'and', 'or' or the end of the predicate)"],
-    ['key in ()', "Unexpected token ')' at position 8 (expected a value)"],
-    ['key in ("a",)', "Unexpected token ')' at position 12 (expected a value)"],
-    ['key in ("a" "b")', `Unexpected token '"b"' at position 12 (expected ',' or ')')`],
-    ['key in "a"', `Unexpected token '"a"' at position 7 (expected '(' and a list of values, or a :variable)`],
-    ['key not "a"', `Unexpected token '"a"' at position 8 (expected 'in')`],
-    ['tags contains', "Unexpected end of input at position 13 (expected 'any', 'all' or a value)"],
-    ['key is', "Unexpected end of input at position 6 (expected 'not', 'empty' or 'defined')"],
-    ['key is not null', "Unexpected token 'null' at position 11 (expected 'empty' or 'defined')"],
-    ['key = yes', "Unexpected token 'yes' at position 6 (expected a value)"],
-    ['a. = 1', "Unexpected token '=' at position 3 (expected a field name after '.')"],
-    ['= 1', "Unexpected token '=' at position 0 (expected a field name, '(' or 'not(')"],
-    ['not a = 1', "Unexpected token 'a' at position 4 (expected an operator such as '=', 'in', 'contains' or 'is', or '(' to look inside the field)"],
+    ['version = )', "Unexpected token ')' at column 11 (expected a value)"],
+    ['version =', 'Unexpected end of input at column 10 (expected a value)'],
+    ['', "Unexpected end of input at column 1 (expected a field name, '(' or 'not(')"],
+    ['   ', "Unexpected end of input at column 4 (expected a field name, '(' or 'not(')"],
+    ['version 1', "Unexpected token '1' at column 9 (expected an operator such as '=', 'in', 'contains' or 'is', or '(' to look inside the field)"],
+    ['a = 1 b = 2', "Unexpected token 'b' at column 7 (expected 'and', 'or' or the end of the predicate)"],
+    ['a = 1 and', "Unexpected end of input at column 10 (expected a field name, '(' or 'not(')"],
+    ['(a = 1', "Unexpected end of input at column 7 (expected 'and', 'or' or ')')"],
+    ['a = 1)', "Unexpected token ')' at column 6 (expected 'and', 'or' or the end of the predicate)"],
+    ['key in ()', "Unexpected token ')' at column 9 (expected a value)"],
+    ['key in ("a",)', "Unexpected token ')' at column 13 (expected a value)"],
+    ['key in ("a" "b")', `Unexpected token '"b"' at column 13 (expected ',' or ')')`],
+    ['key in "a"', `Unexpected token '"a"' at column 8 (expected '(' and a list of values, or a :variable)`],
+    ['key not "a"', `Unexpected token '"a"' at column 9 (expected 'in')`],
+    ['tags contains', "Unexpected end of input at column 14 (expected 'any', 'all' or a value)"],
+    ['key is', "Unexpected end of input at column 7 (expected 'not', 'empty' or 'defined')"],
+    ['key is not null', "Unexpected token 'null' at column 12 (expected 'empty' or 'defined')"],
+    ['key = yes', "Unexpected token 'yes' at column 7 (expected a value)"],
+    ['a. = 1', "Unexpected token '=' at column 4 (expected a field name after '.')"],
+    ['= 1', "Unexpected token '=' at column 1 (expected a field name, '(' or 'not(')"],
+    ['not a = 1', "Unexpected token 'a' at column 5 (expected an operator such as '=', 'in', 'contains' or 'is', or '(' to look inside the field)"],
   ])('rejects %j', (source, problem) => {
     const error = parseError(source);
     expect(error.message).toBe(`Malformed parameter: where: ${problem}.`);
@@ -211,20 +211,20 @@ describe('parsePredicate: errors', () => {
   });
 
   it.each([
-    ['key = "abc', 'Unterminated string at position 6 (expected a closing \'"\')', 6],
-    [String.raw`key = "a\x"`, String.raw`Invalid escape sequence '\x' at position 8`, 8],
-    [String.raw`key = "\u12"`, String.raw`Invalid escape sequence '\u' at position 7`, 7],
-    ['version = 12abc', "Malformed number '12a' at position 10", 10],
-    ['version = 1.2.3', "Malformed number '1.2.' at position 10", 10],
-    ['version = 1e999', 'Number 1e999 is out of range at position 10', 10],
-    ['version = -', "Unexpected character '-' at position 10", 10],
-    ['key = #', "Unexpected character '#' at position 6", 6],
-    ["key = 'single'", "Unexpected character ''' at position 6", 6],
-    ['key = : x', "Expected a variable name after ':' at position 6", 6],
-  ])('rejects the malformed token in %j', (source, problem, position) => {
+    ['key = "abc', 'Unterminated string at column 7 (expected a closing \'"\')', 7],
+    [String.raw`key = "a\x"`, String.raw`Invalid escape sequence '\x' at column 9`, 9],
+    [String.raw`key = "\u12"`, String.raw`Invalid escape sequence '\u' at column 8`, 8],
+    ['version = 12abc', "Malformed number '12a' at column 11", 11],
+    ['version = 1.2.3', "Malformed number '1.2.' at column 11", 11],
+    ['version = 1e999', 'Number 1e999 is out of range at column 11', 11],
+    ['version = -', "Unexpected character '-' at column 11", 11],
+    ['key = #', "Unexpected character '#' at column 7", 7],
+    ["key = 'single'", "Unexpected character ''' at column 7", 7],
+    ['key = : x', "Expected a variable name after ':' at column 7", 7],
+  ])('rejects the malformed token in %j', (source, problem, column) => {
     const error = parseError(source);
     expect(error.message).toBe(`Malformed parameter: where: ${problem}.`);
-    expect(error.position).toBe(position);
+    expect(error.column).toBe(column);
   });
 
   it('quotes long tokens shortened', () => {
@@ -235,13 +235,13 @@ describe('parsePredicate: errors', () => {
   it(`refuses nesting deeper than ${MAX_NESTING_DEPTH} levels, at the first parenthesis too many`, () => {
     const depth = MAX_NESTING_DEPTH + 1;
     const error = parseError(`${'('.repeat(depth)}a = 1${')'.repeat(depth)}`);
-    expect(error.message).toBe(`Malformed parameter: where: Predicate nests deeper than ${MAX_NESTING_DEPTH} levels at position ${MAX_NESTING_DEPTH}.`);
-    expect(error.position).toBe(MAX_NESTING_DEPTH);
+    expect(error.message).toBe(`Malformed parameter: where: Predicate nests deeper than ${MAX_NESTING_DEPTH} levels at column ${MAX_NESTING_DEPTH + 1}.`);
+    expect(error.column).toBe(MAX_NESTING_DEPTH + 1);
   });
 
   it('refuses deep nesting of any kind before recursing far', () => {
-    expect(() => parsePredicate(`${'a('.repeat(3_000)}b = 1${')'.repeat(3_000)}`)).toThrow(/nests deeper than 32 levels at position 65\./);
-    expect(() => parsePredicate('not('.repeat(2_500))).toThrow(/nests deeper than 32 levels at position 131\./);
+    expect(() => parsePredicate(`${'a('.repeat(3_000)}b = 1${')'.repeat(3_000)}`)).toThrow(/nests deeper than 32 levels at column 66\./);
+    expect(() => parsePredicate('not('.repeat(2_500))).toThrow(/nests deeper than 32 levels at column 132\./);
   });
 
   it(`refuses input longer than ${MAX_PREDICATE_LENGTH} characters`, () => {
@@ -250,7 +250,7 @@ describe('parsePredicate: errors', () => {
     expect(() => parsePredicate(longest)).not.toThrow();
     const error = parseError(`${longest} `);
     expect(error.message).toBe(`Malformed parameter: where: Predicate is 10001 characters long, more than the 10000 allowed.`);
-    expect(error.position).toBeUndefined();
+    expect(error.column).toBeUndefined();
   });
 
   it('parses long flat chains without deep recursion', () => {

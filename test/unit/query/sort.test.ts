@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { QueryError, compileSort, resourceFields, type FieldSchema } from '../../../shared/domain/query/index.js';
+import type { ObjectFieldModel } from '../../../shared/domain/language/index.js';
+import { ParameterError, compileSort, resourceFields } from '../../../shared/domain/query/index.js';
 
 const schema = resourceFields();
 
@@ -63,11 +64,11 @@ function sorted(...sorts: string[]): Name[] {
     .map((resource) => scrambled.find((name) => resources[name] === resource)!);
 }
 
-function sortError(sort: string): QueryError {
+function sortError(sort: string): ParameterError {
   try {
     compileSort(['version asc', sort], schema);
   } catch (error) {
-    if (error instanceof QueryError) return error;
+    if (error instanceof ParameterError) return error;
     throw error;
   }
   throw new Error(`expected '${sort}' to be rejected`);
@@ -124,7 +125,7 @@ describe('compileSort', () => {
   });
 
   it('is stable: without an id field, equal documents keep their order', () => {
-    const rankSchema: FieldSchema = { kind: 'object', fields: { rank: { kind: 'number' }, label: { kind: 'string' } } };
+    const rankSchema: ObjectFieldModel = { kind: 'object', fields: { rank: { kind: 'number' }, label: { kind: 'string' } } };
     const rows = [
       { rank: 2, label: 'first two' },
       { rank: 1, label: 'first one' },
@@ -145,22 +146,24 @@ describe('compileSort', () => {
 
 describe('compileSort: errors', () => {
   it.each([
-    ['nope asc', "Unknown field 'nope' at position 0"],
-    ['  objectTypeProperty.nope desc', "Unknown field 'objectTypeProperty.nope' at position 2"],
-    ['Version asc', "Unknown field 'Version' at position 0"],
-    ['constructor asc', "Unknown field 'constructor' at position 0"],
-    ['version.x asc', "Unknown field 'version.x': 'version' is a number at position 0"],
-    ['version up', "Unknown sort direction 'up' at position 8 (expected 'asc' or 'desc')"],
-    ['version', "Missing sort direction after 'version' at position 7 (expected 'asc' or 'desc')"],
-    ['version asc desc', "Unexpected 'desc' after the sort direction at position 12"],
-    ['', "Empty sort expression at position 0 (expected '<field> asc' or '<field> desc')"],
+    ['nope asc', "Unknown field 'nope' at column 1"],
+    ['  objectTypeProperty.nope desc', "Unknown field 'objectTypeProperty.nope' at column 3"],
+    ['Version asc', "Unknown field 'Version' at column 1"],
+    ['constructor asc', "Unknown field 'constructor' at column 1"],
+    ['version.x asc', "Unknown field 'version.x': 'version' is a number at column 1"],
+    ['version up', "Unexpected token 'up' at column 9 (expected 'asc' or 'desc')"],
+    ['version', "Unexpected end of input at column 8 (expected 'asc' or 'desc')"],
+    ['version asc desc', "Unexpected token 'desc' at column 13 (expected the end of the sort expression)"],
+    ['', "Unexpected end of input at column 1 (expected '<field> asc' or '<field> desc')"],
+    ['version asc;', "Unexpected character ';' at column 12"],
+    ['version.', "Unexpected end of input at column 9 (expected a field name after '.')"],
     [
       'objectTypeProperty asc',
-      "Cannot sort by 'objectTypeProperty', which is an object at position 0 (expected a field holding strings, numbers, booleans or date-times)",
+      "Cannot sort by 'objectTypeProperty', which is an object at column 1 (expected a field holding strings, numbers, booleans or date-times)",
     ],
     [
       'objectTypeProperty.arrayOfObjectType desc',
-      "Cannot sort by 'objectTypeProperty.arrayOfObjectType', which is an array of objects at position 0 (expected a field holding strings, numbers, booleans or date-times)",
+      "Cannot sort by 'objectTypeProperty.arrayOfObjectType', which is an array of objects at column 1 (expected a field holding strings, numbers, booleans or date-times)",
     ],
   ])('rejects %j', (sort, problem) => {
     const error = sortError(sort);

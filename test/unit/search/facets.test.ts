@@ -194,7 +194,7 @@ describe('facet names', () => {
 
   it('must differ', () => {
     expect(compileError({ facet: ['key as k', 'version as k'] })).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: 'facet',
       message: "Malformed parameter: facet: Two facets are named 'k'; rename one with 'as <name>'.",
     });
@@ -207,7 +207,7 @@ describe('facet errors', () => {
 
   it('names an unknown field', () => {
     expect(refusal('objectTypeProperty.nope')).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: 'facet',
       message: "Malformed parameter: facet: Unknown field 'objectTypeProperty.nope'.",
     });
@@ -237,7 +237,7 @@ describe('facet errors', () => {
     ['key:exists x', "Expected 'as' or the end of the expression but found 'x' at column 12 of 'key:exists x'."],
     ['version:range(0 to 5', "Expected ')' but found the end of the expression at column 21 of 'version:range(0 to 5'."],
   ])('says where %s goes wrong', (facet, detail) => {
-    expect(refusal(facet)).toEqual({ name: 'SearchError', parameter: 'facet', message: `Malformed parameter: facet: ${detail}` });
+    expect(refusal(facet)).toEqual({ name: 'ParameterError', parameter: 'facet', message: `Malformed parameter: facet: ${detail}` });
   });
 });
 

@@ -150,7 +150,7 @@ describe('filter errors', () => {
 
   it('names an unknown field', () => {
     expect(refusal('objectTypeProperty.nope:1')).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: 'filter',
       message: "Malformed parameter: filter: Unknown field 'objectTypeProperty.nope'.",
     });
@@ -193,7 +193,7 @@ describe('filter errors', () => {
     ['version:1e400', "The number 1e400 is too large at column 9 of 'version:1e400'."],
     ['key:exists,missing', "Expected the end of the expression but found ',' at column 11 of 'key:exists,missing'."],
   ])('says where %s goes wrong', (filter, detail) => {
-    expect(refusal(filter)).toEqual({ name: 'SearchError', parameter: 'filter', message: `Malformed parameter: filter: ${detail}` });
+    expect(refusal(filter)).toEqual({ name: 'ParameterError', parameter: 'filter', message: `Malformed parameter: filter: ${detail}` });
   });
 
   it('refuses values of the wrong kind for the field', () => {

@@ -34,7 +34,7 @@ describe('search parameters', () => {
 
   it.each(['fuzzy', 'staged'])('refuses a %s that is not true or false', (name) => {
     expect(compileError({ [name]: 'yes' })).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: name,
       message: `Malformed parameter: ${name}: Expected true or false, got 'yes'.`,
     });
@@ -50,7 +50,7 @@ describe('search parameters', () => {
 
   it('refuses a fuzzyLevel that is not a number, with or without fuzzy', () => {
     expect(compileError({ fuzzyLevel: 'abc' })).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: 'fuzzyLevel',
       message: "Malformed parameter: fuzzyLevel: Expected a number, got 'abc'.",
     });
@@ -68,7 +68,7 @@ describe('search parameters', () => {
 
   it.each(['fuzzy', 'fuzzyLevel', 'staged'])('refuses %s given twice', (name) => {
     expect(compileError({ [name]: ['true', 'true'] })).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: name,
       message: `Malformed parameter: ${name}: It may be given only once.`,
     });
@@ -84,7 +84,7 @@ describe('search parameters', () => {
     'refuses the text parameter %s',
     (name) => {
       expect(compileError({ [name]: 'dog' })).toEqual({
-        name: 'SearchError',
+        name: 'ParameterError',
         parameter: name,
         message: `Malformed parameter: ${name}: The locale must look like 'en' or 'en-US'.`,
       });
@@ -93,7 +93,7 @@ describe('search parameters', () => {
 
   it.each(['filter', 'filter.query', 'filter.facets', 'facet'])('refuses an empty %s', (name) => {
     expect(compileError({ [name]: ' ' })).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: name,
       message: `Malformed parameter: ${name}: The expression is empty.`,
     });

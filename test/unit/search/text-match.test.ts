@@ -149,7 +149,7 @@ describe('fuzzy search', () => {
 describe('fuzzyLevel above the platform default', () => {
   it('is refused for a term of 3 to 5 letters', () => {
     expect(compileError({ 'text.en': 'dog', fuzzy: 'true', fuzzyLevel: '3' })).toEqual({
-      name: 'SearchError',
+      name: 'ParameterError',
       parameter: 'fuzzyLevel',
       message: "fuzzyLevel 3 is above the platform default 1 for the term 'dog'.",
     });
