@@ -14,9 +14,23 @@ const PROJECT = /^PROJECT#(.+)$/;
  */
 export const handler = async (event: { Records: StreamRecord[] }) => {
   const changes = tableChangesOf(event.Records).map(indexChangeOf).filter((change) => change !== undefined);
-  if (changes.length > 0) await searchIndexWriter().apply(changes);
+  if (changes.length > 0) {
+    await schemaReady();
+    await searchIndexWriter().apply(changes);
+  }
   return { batchItemFailures: [] };
 };
+
+// In AWS nothing else creates the index's tables: the writer, their owner, does, once per instance
+// (idempotent); a try that fails fails the batch, and the next batch tries again.
+let schema: Promise<void> | undefined;
+const schemaReady = () =>
+  (schema ??= searchIndexWriter()
+    .ensureSchema()
+    .catch((error: unknown) => {
+      schema = undefined;
+      throw error;
+    }));
 
 function indexChangeOf(change: TableChange): IndexChange | undefined {
   const item = change.newImage ?? change.oldImage;
