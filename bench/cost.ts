@@ -27,6 +27,12 @@ export const PRICES = {
   /** KMS requests with RSA 2048 keys (Sign), per 10,000. */
   kmsRsa2048RequestsPer10k: 0.03,
   s3PutPerThousand: 0.005,
+  /** Aurora PostgreSQL Serverless v2, Aurora Standard storage (the search engine). */
+  auroraAcuHour: 0.12,
+  auroraStoragePerGbMonth: 0.1,
+  auroraIoPerMillion: 0.2,
+  secretsManagerSecretPerMonth: 0.4,
+  cloudWatchAlarmMetricPerMonth: 0.1,
 };
 
 /** The memory every function gets (infra/constructs/endpoint-function.ts). */
@@ -172,6 +178,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
         [ASSUMPTIONS.tracing, ...ASSUMPTIONS.tracingAlternatives].map((option) => [describeTracing(option), round(tracingPerMillion(option), 4)]),
       ),
       subscriptionsPerMillionChanges: subscriptionCostPerMillionChanges(),
+      search: searchCost(),
       imagesNote: `an image upload adds one S3 PUT: $${PRICES.s3PutPerThousand * 1000} per million uploads, plus storage`,
     };
   } finally {
@@ -198,6 +205,57 @@ export function subscriptionCostPerMillionChanges(options = { subscriptions: 1, 
   };
   const rounded = Object.fromEntries(Object.entries(items).map(([name, value]) => [name, round(value, 4)]));
   return { assumptions: options, usdPerMillionChanges: { ...rounded, total: round(Object.values(items).reduce((sum, value) => sum + value, 0), 4) } };
+}
+
+/**
+ * What the search engine's work takes, modelled, not measured (the cluster runs only in AWS): Aurora
+ * bills ACU-seconds and I/O requests, which no local engine reports.
+ */
+export const SEARCH_ASSUMPTIONS = {
+  /** One resource's row with its text and trigram indexes. */
+  indexKbPerResource: 4,
+  /** An indexed change: one version-guarded upsert. */
+  changeWriteIos: 10,
+  changeAcuSeconds: 0.5 * 0.002,
+  /** The indexer's batches (the stream hands over what came in since the last), and the time of one. */
+  changesPerBatch: 10,
+  indexerBatchMs: 30,
+  /** A search that selects a page: its ids, total and facets from the indexes, mostly from cache. */
+  searchAcuSeconds: 1 * 0.005,
+  searchReadIos: 2,
+  /** A facet or total over a whole project of 100,000 resources. */
+  wholeProjectSearchAcuSeconds: 2 * 0.05,
+  /** Capacity while awake, at least (a paused cluster resumes at it), and the stack's alarms of the index. */
+  awakeAcu: 0.5,
+  indexAlarmMetrics: 2,
+};
+
+/**
+ * The search engine's cost, from SEARCH_ASSUMPTIONS at PRICES: at idle (0 ACU: storage, the master
+ * secret, the index's alarms), awake, per million changes indexed (engine and indexer function) and
+ * per million searches (engine only: the search function is priced per call like every endpoint).
+ */
+export function searchCost(a = SEARCH_ASSUMPTIONS) {
+  const M = 1e6;
+  const acu = (seconds: number) => (seconds / 3600) * PRICES.auroraAcuHour;
+  const io = (count: number) => (count / M) * PRICES.auroraIoPerMillion;
+  const invocations = M / a.changesPerBatch;
+  const change = {
+    engineIo: io(M * a.changeWriteIos),
+    engineAcu: acu(M * a.changeAcuSeconds),
+    lambdaRequests: (invocations / M) * PRICES.lambdaRequestsPerMillion,
+    lambdaCompute: invocations * (FUNCTION_MEMORY_MB / 1024) * (a.indexerBatchMs / 1000) * PRICES.lambdaArmPerGbSecond,
+  };
+  const search = (acuSeconds: number) => round(acu(M * acuSeconds) + io(M * a.searchReadIos), 2);
+  return {
+    assumptions: a,
+    idleUsdPerMonth: round(PRICES.secretsManagerSecretPerMonth + a.indexAlarmMetrics * PRICES.cloudWatchAlarmMetricPerMonth, 2),
+    storageUsdPerMonthPer100kResources: round(((1e5 * a.indexKbPerResource) / 1024 ** 2) * PRICES.auroraStoragePerGbMonth, 3),
+    awakeUsdPerHour: round(a.awakeAcu * PRICES.auroraAcuHour, 3),
+    alwaysAwakeUsdPerMonth: round(a.awakeAcu * 730 * PRICES.auroraAcuHour, 2),
+    usdPerMillionChanges: { ...Object.fromEntries(Object.entries(change).map(([name, value]) => [name, round(value, 3)])), total: round(Object.values(change).reduce((sum, value) => sum + value, 0), 2) },
+    usdPerMillionSearches: { page: search(a.searchAcuSeconds), wholeProject: search(a.wholeProjectSearchAcuSeconds) },
+  };
 }
 
 /**

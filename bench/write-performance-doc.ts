@@ -87,6 +87,28 @@ write units, answer bytes) at the list prices in \`bench/cost.ts\`. Assumptions:
 ${table(['item', 'USD per million calls'], '---|---:', [...Object.entries(items), ['**total**', `**${total}**`], ['goal', `≤ ${goal} (${met(total! <= goal)})`]])}${options('API Gateway access log', c.accessLogOptions)}${options('X-Ray tracing', c.tracingOptions)}${c.imagesNote ? `\n\nImages: ${c.imagesNote}.` : ''}`;
 }
 
+/** The search engine's cost: a model (bench/cost.ts `searchCost`), the cluster being AWS's alone. */
+function searchCost(search: Json): string {
+  const a = search.assumptions;
+  const change = search.usdPerMillionChanges;
+  return `## Search engine cost (modelled)
+
+Aurora PostgreSQL Serverless v2 at the list prices in \`bench/cost.ts\` (ACU-hours, GB-months, I/O
+requests); the work per operation is assumed, not measured: ${Object.entries<unknown>(a).map(([name, value]) => `\`${name}\` ${value}`).join('; ')}.
+
+${table(['', 'USD'], '---|---:', [
+    ['idle at 0 ACU, per month (master secret, the index\'s alarms)', search.idleUsdPerMonth],
+    ['storage per month, per 100,000 resources', search.storageUsdPerMonthPer100kResources],
+    ['awake, per hour (at least)', search.awakeUsdPerHour],
+    ['kept awake (`-c searchMinCapacity=0.5`), per month', search.alwaysAwakeUsdPerMonth],
+    [`per million changes indexed (engine I/O ${change.engineIo}, ACU ${change.engineAcu}, indexer ${round2(change.lambdaRequests + change.lambdaCompute)})`, change.total],
+    ['per million searches selecting a page (engine)', search.usdPerMillionSearches.page],
+    ['per million facets or totals over 100,000 resources (engine)', search.usdPerMillionSearches.wholeProject],
+  ])}`;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
 function memory(report: Json): string {
   const m = report.memory;
   const rows = m.rows.map((r: Json) => [r.request, r.acceptEncoding, r.status, r.peakRssMb ?? '', r.heapMb ?? '', r.ms ?? '', r.message ?? '']);
@@ -211,6 +233,7 @@ export function performanceDoc(report: Json): { markdown: string; chart?: string
     report.localOverhead && localOverhead(report),
     report.throughput && throughput(report),
     report.cost && cost(report),
+    report.cost?.search && searchCost(report.cost.search),
     report.memory && memory(report),
     ...Object.keys(report)
       .filter((key) => key.startsWith('queryAtScale') && report[key]?.resources)

@@ -18,7 +18,9 @@ import { GenericResourceServiceStack } from './stack';
  * `-c edgeSecret=<random>`, the distribution's secret, the same on every deploy (required);
  * `-c lastModifiedIndex=false` removes the index that answers sorts and ranges on lastModifiedAt
  * (it costs 2 index write units per update); `-c accessLog=false` turns off API Gateway's
- * access log (one line per request, on by default: docs/performance.md).
+ * access log (one line per request, on by default: docs/performance.md);
+ * `-c searchMinCapacity=0.5` keeps the search cluster awake (default 0: it pauses when idle) and
+ * `-c searchMaxCapacity=<ACU>` caps it (default 4), in Aurora capacity units.
  */
 const app = new App();
 let deployment: DeploymentContext;
@@ -55,12 +57,21 @@ export const stack = new GenericResourceServiceStack(app, name, {
   alarmEmail: context('alarmEmail'),
   concurrencyAlarmThreshold: positiveInteger('concurrencyAlarmThreshold', context('concurrencyAlarmThreshold')),
   tokenRateLimit: acl && edgeSecret ? { webAclArn: acl.webAclArn, edgeSecret } : undefined,
+  searchMinCapacity: capacityUnits('searchMinCapacity', context('searchMinCapacity')),
+  searchMaxCapacity: capacityUnits('searchMaxCapacity', context('searchMaxCapacity')),
   crossRegionReferences: waf,
   env,
 });
 
 export function stackName(region: string, cloudProvider: string): string {
   return `GenericResourceService-${region}-${cloudProvider}`.replace(/[^A-Za-z0-9-]/g, '-');
+}
+
+/** Aurora Serverless v2 capacity: whole or half units. */
+function capacityUnits(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+(\.[05])?$/.test(String(value))) throw new Error(`-c ${name}=${value} is not a number of Aurora capacity units (0, 0.5, 1, 1.5, …).`);
+  return Number(value);
 }
 
 function positiveInteger(name: string, value: string | undefined): number | undefined {

@@ -6,6 +6,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, CfnBucket } from 'aws-cdk-lib/aws-s3';
 import type { Permission } from '../shared/http/declaration';
 import { TABLE_GRANTS, type TableGrant } from '../shared/store/dynamodb/table-grants';
+import type { SearchDatabaseUser, SearchEngine } from './constructs/search-engine';
 
 /** What the permissions are granted on. */
 export interface GrantTargets {
@@ -20,6 +21,8 @@ export interface GrantTargets {
   images: Bucket;
   /** Pending two-step uploads: never served. */
   uploads: Bucket;
+  /** The search cluster the search permissions sign in to. */
+  searchEngine: SearchEngine;
 }
 
 /** Object actions of a function, collected per bucket and granted in one statement on that bucket's key pattern. */
@@ -84,7 +87,19 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects:
     });
   },
   'subscriptions:deliver': grantDelivery,
+  'search:read': (fn, { searchEngine }) => searchEngine.grantConnect(fn, 'reader'),
+  'search:write': (fn, { searchEngine }) => searchEngine.grantConnect(fn, 'writer'),
 };
+
+/**
+ * The user a function signs in to the search engine as, if it declares a search permission: such a
+ * function runs in the engine's network (infra/stack.ts), the only place the cluster can be reached.
+ */
+export function searchDatabaseUserOf(permissions: readonly Permission[]): SearchDatabaseUser | undefined {
+  if (permissions.includes('search:write')) return 'writer';
+  if (permissions.includes('search:read')) return 'reader';
+  return undefined;
+}
 
 /**
  * Table partitions of delivery, and sending to the teams' queues, topics and buses: those are in

@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, CorsHttpMethod, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaAuthorizer, HttpLambdaResponseType } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -18,6 +18,7 @@ import type { AuthorizerContext } from '../shared/auth/principal';
 import { CORS_POLICY, UPLOAD_CORS_POLICY } from '../shared/http/cors';
 import { authorizer as authorizerFunction } from '../functions/authorizer/function';
 import { deliverChanges } from '../functions/deliver-changes/function';
+import { indexChanges } from '../functions/index-changes/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { routeKey, type FunctionDeclaration } from '../shared/http/declaration';
 import { RESOURCE_PREFIX } from '../shared/store/dynamodb/keys';
@@ -27,8 +28,9 @@ import { UPLOAD_EXPIRY_ATTRIBUTE } from '../shared/store/dynamodb/upload-store';
 import { CustomDomain, type CustomDomainProps } from './constructs/custom-domain';
 import { EndpointFunction } from './constructs/endpoint-function';
 import { Monitoring } from './constructs/monitoring';
+import { SearchEngine } from './constructs/search-engine';
 import { ApiEdge } from './constructs/token-rate-limit';
-import { grantPermissions } from './function-permissions';
+import { grantPermissions, searchDatabaseUserOf } from './function-permissions';
 import { createSigningKeys } from './signing-keys';
 
 export interface GenericResourceServiceStackProps extends StackProps {
@@ -61,7 +63,17 @@ export interface GenericResourceServiceStackProps extends StackProps {
    * (429 throttling, 413 too large), per client (monitoring.ts, "refusals per client").
    */
   accessLog?: boolean;
+  /**
+   * Aurora capacity units the search cluster keeps at idle: 0 (default) pauses it after 5 idle
+   * minutes, storage only, ≈ 15 s to resume (searches meanwhile answer 503 with Retry-After);
+   * `-c searchMinCapacity=0.5` keeps it awake. `searchMaxCapacity` (default 4) caps its scaling.
+   */
+  searchMinCapacity?: number;
+  searchMaxCapacity?: number;
 }
+
+/** The search cluster's capacity, in Aurora capacity units, unless the deployment says otherwise. */
+export const SEARCH_CAPACITY = { min: 0, max: 4 };
 
 /**
  * The API's access log line (API Gateway context variables), one per request, every byte paid per
@@ -256,6 +268,11 @@ export class GenericResourceServiceStack extends Stack {
       baseUrl = `https://${hostName}`;
     }
 
+    const searchEngine = new SearchEngine(this, 'SearchEngine', {
+      minCapacity: props.searchMinCapacity ?? SEARCH_CAPACITY.min,
+      maxCapacity: props.searchMaxCapacity ?? SEARCH_CAPACITY.max,
+    });
+
     const environment = {
       TABLE_NAME: table.tableName,
       TOKEN_ISSUER: baseUrl,
@@ -277,12 +294,15 @@ export class GenericResourceServiceStack extends Stack {
     // The $default route catches CORS preflights before API Gateway's corsPreflight can answer them (functions/route-not-found).
     const corsEnvironment = (declaration: FunctionDeclaration): Record<string, string> =>
       declaration === fallback && props.corsOrigins?.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {};
+    // A function that signs in to the search engine runs in its network and is told where it is and as whom.
     const functionFor = (declaration: FunctionDeclaration, timeout?: Duration) => {
+      const searchUser = searchDatabaseUserOf(declaration.permissions);
       const fn = new EndpointFunction(this, pascalCase(declaration.name), {
         handler: declaration.name,
         timeout,
-        environment: { ...environment, ...edgeEnvironment(declaration), ...corsEnvironment(declaration) },
+        environment: { ...environment, ...edgeEnvironment(declaration), ...corsEnvironment(declaration), ...(searchUser ? searchEngine.environment(searchUser) : {}) },
         filesBesideBundle: declaration.filesBesideBundle,
+        network: searchUser ? { vpc: searchEngine.vpc, subnets: searchEngine.subnets } : undefined,
       });
       grantPermissions(fn, declaration.permissions, {
         table,
@@ -291,6 +311,7 @@ export class GenericResourceServiceStack extends Stack {
         publicKeys: signingKeys,
         images,
         uploads,
+        searchEngine,
       });
       return fn;
     };
@@ -332,28 +353,33 @@ export class GenericResourceServiceStack extends Stack {
       reason: '$default serves no data: it answers 404 NotFound or 405 MethodNotAllowed for paths outside the route table, and CORS preflights (which need no token).',
     });
 
-    // Subscriptions: the table's stream feeds one consumer (resource items only, filtered for free
-    // before any invocation); a batch that keeps failing goes, as its stream coordinates, to a queue
-    // an operator reads within the stream's 24 h. Every minute the same function retries parked notifications.
+    // The table's stream feeds two consumers, each reading it on its own (a broken index never delays
+    // a notification, and the reverse): resource items only, filtered for free before any invocation;
+    // a batch that keeps failing goes, as its stream coordinates, to the consumer's queue, which an
+    // operator reads within the stream's 24 h.
+    const readResourceChanges = (fn: EndpointFunction, failedBatchesId: string) => {
+      const failed = new Queue(this, failedBatchesId, { retentionPeriod: Duration.days(14), encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true });
+      Validations.of(failed).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the on-failure destination of a reader of the change stream; nothing consumes it but an operator.' });
+      fn.addEventSource(
+        new DynamoEventSource(table, {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: 100,
+          bisectBatchOnError: true,
+          reportBatchItemFailures: true,
+          retryAttempts: 10,
+          onFailure: new SqsDlq(failed),
+          filters: [FilterCriteria.filter({ dynamodb: { Keys: { sk: { S: FilterRule.beginsWith(RESOURCE_PREFIX) } } } })],
+        }),
+      );
+      return failed;
+    };
+    // Subscriptions; every minute the same function retries parked notifications.
     const consumer = functionFor(deliverChanges, Duration.minutes(1));
-    const failedBatches = new Queue(this, 'ChangeStreamFailedBatches', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-    });
-    Validations.of(failedBatches).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the on-failure destination of the change stream; nothing consumes it but an operator.' });
-    consumer.addEventSource(
-      new DynamoEventSource(table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        retryAttempts: 10,
-        onFailure: new SqsDlq(failedBatches),
-        filters: [FilterCriteria.filter({ dynamodb: { Keys: { sk: { S: FilterRule.beginsWith(RESOURCE_PREFIX) } } } })],
-      }),
-    );
+    const failedBatches = readResourceChanges(consumer, 'ChangeStreamFailedBatches');
     new Rule(this, 'RetryParkedNotifications', { schedule: Schedule.rate(Duration.minutes(1)), targets: [new LambdaFunction(consumer)] });
+    // The search index. A batch that meets the cluster paused fails and comes again once it has resumed (≈ 15 s).
+    const indexer = functionFor(indexChanges, Duration.minutes(1));
+    const failedIndexBatches = readResourceChanges(indexer, 'SearchIndexFailedBatches');
 
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: THROTTLE.api.rate, throttlingBurstLimit: THROTTLE.api.burst };
@@ -384,7 +410,7 @@ export class GenericResourceServiceStack extends Stack {
     new Monitoring(this, 'Monitoring', {
       api,
       table,
-      functions: [authorizerLambda, ...endpointLambdas, notFoundLambda, consumer],
+      functions: [authorizerLambda, ...endpointLambdas, notFoundLambda, consumer, indexer],
       authorizerLogGroup: authorizerLambda.logGroup,
       accessLogGroup: apiAccessLogs,
       requestLogGroups: [...endpointLambdas, notFoundLambda].map((fn) => fn.logGroup),
@@ -392,6 +418,7 @@ export class GenericResourceServiceStack extends Stack {
       concurrencyThreshold: props.concurrencyAlarmThreshold,
       stackName: id,
       changeConsumer: { fn: consumer, logGroup: consumer.logGroup, failedBatches },
+      searchIndexer: { fn: indexer, failedBatches: failedIndexBatches },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });
@@ -406,7 +433,19 @@ export class GenericResourceServiceStack extends Stack {
       value: consumer.role!.roleArn,
       description: 'Sends subscription notifications: name it in the policy of a queue, topic or event bus a subscription sends to',
     });
+    new CfnOutput(this, 'SearchIndexerFunctionName', {
+      value: indexer.functionName,
+      description: 'Keeps the search index; the only place besides search that reaches the search cluster (its network has no way in from outside)',
+    });
     new CfnOutput(this, 'AuthorizationServerMetadataUrl', { value: `${baseUrl}/.well-known/oauth-authorization-server`, description: 'OAuth 2.0 discovery (RFC 8414)' });
+  }
+
+  /**
+   * The search network's two zones, as CloudFormation picks them in the region it deploys to: no
+   * lookup at synth (no cdk.context.json to keep), the same template for any account.
+   */
+  override get availabilityZones(): string[] {
+    return [0, 1].map((index) => Fn.select(index, Fn.getAzs()));
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * `npm run smoke -- --stack <StackName>` or `npm run smoke -- --url <base URL>`: does this deployment
  * work? Creates a temporary API client in the service's table, then through the API: token → create and
- * delete a subscription → create → read by id and by key → update → stale update (409 with currentVersion) → query → delete; removes
+ * delete a subscription → create → read by id and by key → update → stale update (409 with currentVersion) → query → search → delete; removes
  * the resource (if a step failed before deleting it) and the client, prints a table of the steps,
  * and exits 1 if any step failed (2 on a usage error).
  *
@@ -34,6 +34,12 @@ interface Answer {
   results?: { id: string }[];
   errors?: { code: string; currentVersion?: number }[];
 }
+
+/**
+ * How long the search step waits for the created resource to be found: the index follows the table's
+ * stream (about a second), and a search cluster paused at 0 ACU first resumes (about 15 s).
+ */
+const SEARCH_WAIT_MS = 30_000;
 
 interface Step {
   name: string;
@@ -120,9 +126,9 @@ async function runChecks(baseUrl: string, project: string, client: { clientId: s
     }),
   );
   token = tokenAnswer?.access_token ?? '';
-  const names = ['create a subscription', 'delete it at version 1', 'create', 'read by id', 'read by key', 'update at version 1', 'stale update at version 1', 'query by key', 'delete at version 2'];
+  const names = ['create a subscription', 'delete it at version 1', 'create', 'read by id', 'read by key', 'update at version 1', 'stale update at version 1', 'query by key', 'search by text', 'delete at version 2'];
   if (!token) {
-    names.forEach((name, index) => skip(name, [201, 200, 201, 200, 200, 200, 409, 200, 200][index]!));
+    names.forEach((name, index) => skip(name, [201, 200, 201, 200, 200, 200, 409, 200, 200, 200][index]!));
     return steps;
   }
 
@@ -138,12 +144,14 @@ async function runChecks(baseUrl: string, project: string, client: { clientId: s
   if (subscription) await step('delete it at version 1', 200, subscriptions('DELETE', `/key=${key}?version=1`));
   else skip('delete it at version 1', 200);
 
-  const draft = { key, objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['smoke'] } };
+  // A word no other resource holds, for the search to find.
+  const word = `smoke${randomBytes(6).toString('hex')}`;
+  const draft = { key, objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['smoke', word] } };
   const created = await step('create', 201, api('POST', '', draft), (body) => (body?.version === 1 ? undefined : `version ${body?.version}`));
   id = created?.id ?? '';
   try {
     if (!id) {
-      names.slice(3).forEach((name, index) => skip(name, [200, 200, 200, 409, 200, 200][index]!));
+      names.slice(3).forEach((name, index) => skip(name, [200, 200, 200, 409, 200, 200, 200][index]!));
       return steps;
     }
     await step('read by id', 200, api('GET', `/${id}`), (body) => (body?.key === key ? undefined : 'another resource'));
@@ -156,11 +164,24 @@ async function runChecks(baseUrl: string, project: string, client: { clientId: s
     await step('query by key', 200, api('GET', `?where=${encodeURIComponent(`key="${key}"`)}`), (body) =>
       body?.results?.length === 1 && body.results[0]?.id === id ? undefined : `${body?.results?.length} results`,
     );
+    const findsIt = (body: Answer | undefined) => (body?.results?.length === 1 && body.results[0]?.id === id ? undefined : `${body?.results?.length ?? 'no'} results`);
+    await step('search by text', 200, () => eventually(api('GET', `/searchApiPattern?text.en=${word}`), findsIt), findsIt);
     deleted = (await step('delete at version 2', 200, api('DELETE', `/${id}?version=2`))) !== undefined;
     return steps;
   } finally {
     // Leave nothing behind, whatever failed in between.
     if (id && !deleted) await api('DELETE', `/${id}`)().catch(() => undefined);
+  }
+}
+
+/** Asks again while the answer is 503 (the search cluster resuming) or does not pass the check yet, up to SEARCH_WAIT_MS. */
+async function eventually(request: () => Promise<Response>, check: (body: Answer | undefined) => string | undefined): Promise<Response> {
+  const deadline = Date.now() + SEARCH_WAIT_MS;
+  for (;;) {
+    const response = await request();
+    const settled = response.status === 200 ? check(JSON.parse(await response.clone().text())) === undefined : response.status !== 503;
+    if (settled || Date.now() >= deadline) return response;
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
 }
 

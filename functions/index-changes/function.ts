@@ -7,5 +7,5 @@ import { defineFunction } from '../../shared/http/declaration';
  */
 export const indexChanges = defineFunction({
   name: 'index-changes',
-  permissions: ['projects:read'],
+  permissions: ['projects:read', 'search:write'],
 });

@@ -28,7 +28,10 @@ export async function handler(event: ReindexEvent, context?: { getRemainingTimeI
 export async function handler(event: { Records: StreamRecord[] } | ReindexEvent, context?: { getRemainingTimeInMillis(): number }) {
   if ('reindex' in event) return reindex(event, context);
   const changes = tableChangesOf(event.Records).map(indexChangeOf).filter((change) => change !== undefined);
-  if (changes.length > 0) await searchIndexWriter().apply(changes);
+  if (changes.length > 0) {
+    await schemaReady();
+    await searchIndexWriter().apply(changes);
+  }
   return { batchItemFailures: [] };
 }
 
@@ -43,6 +46,17 @@ function reindex({ reindex: run }: ReindexEvent, context?: { getRemainingTimeInM
     keepGoing: () => !context || context.getRemainingTimeInMillis() > reserve,
   });
 }
+
+// In AWS nothing else creates the index's tables: the writer, their owner, does, once per instance
+// (idempotent); a try that fails fails the batch, and the next batch tries again.
+let schema: Promise<void> | undefined;
+const schemaReady = () =>
+  (schema ??= searchIndexWriter()
+    .ensureSchema()
+    .catch((error: unknown) => {
+      schema = undefined;
+      throw error;
+    }));
 
 function indexChangeOf(change: TableChange): IndexChange | undefined {
   const item = change.newImage ?? change.oldImage;

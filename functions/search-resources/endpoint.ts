@@ -19,7 +19,7 @@ const SEARCH_QUERY: ParameterSpecs = {
 /** GET /{projectKey}/resource/searchApiPattern: full-text search with filters and facets. */
 export const searchResources = defineEndpoint({
   name: 'search-resources',
-  permissions: ['projects:read'],
+  permissions: ['projects:read', 'search:read'],
   routes: [
     route({
       method: 'GET',

@@ -4,6 +4,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { functionEntry, lambdaBundling, lambdaEsbuildArgs, projectRoot } from '../bundling';
 import { copyBesideBundle } from '../files-beside-bundle';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/aws/deadline';
+import type { IVpc, SubnetSelection } from 'aws-cdk-lib/aws-ec2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ export interface EndpointFunctionProps {
   timeout?: Duration;
   /** Files the handler reads next to its bundle (paths from the repository root). */
   filesBesideBundle?: readonly string[];
+  /** The network the function runs in; none (Lambda's own) unless it must reach something inside one. */
+  network?: { vpc: IVpc; subnets: SubnetSelection };
 }
 
 /**
@@ -47,6 +50,8 @@ export class EndpointFunction extends NodejsFunction {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       environment: props.environment,
+      vpc: props.network?.vpc,
+      vpcSubnets: props.network?.subnets,
       bundling: {
         format: OutputFormat.ESM,
         target: lambdaBundling.target,
@@ -74,5 +79,11 @@ export class EndpointFunction extends NodejsFunction {
         reason: 'The runtime is pinned to Node.js 22 (LTS), the version the bundles target and the tests run against; moving to a newer runtime is a deliberate, tested change.',
       },
     );
+    if (props.network) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole]',
+        reason: 'AWSLambdaVPCAccessExecutionRole grants only the network interface calls Lambda makes to place a function in its subnets; a customer-managed copy would grant the same.',
+      });
+    }
   }
 }

@@ -89,6 +89,10 @@ export const ALARM_THRESHOLDS = {
   lostNotifications: 0,
   /** Age in ms of the oldest stream record not yet consumed, over each of 3 consecutive 5-minute periods. */
   streamIteratorAgeMs: 60_000,
+  /** Stream batches the search indexer gave up on, waiting in its queue: any. */
+  searchIndexFailedBatches: 0,
+  /** Age in ms of the oldest stream record the search indexer has not applied, over each of 3 consecutive 5-minute periods. */
+  searchIndexIteratorAgeMs: 60_000,
 } as const;
 
 export interface MonitoringProps {
@@ -108,6 +112,8 @@ export interface MonitoringProps {
   alarmEmail?: string;
   /** The table stream's consumer, its log group and the queue of the batches it failed. */
   changeConsumer?: { fn: IFunction; logGroup: ILogGroup; failedBatches: IQueue };
+  /** The search index's reader of the stream and the queue of the batches it failed. */
+  searchIndexer?: { fn: IFunction; failedBatches: IQueue };
   /** The stack's name, e.g. `GenericResourceService-europe-west1-gcp`: names the dashboard and the metrics' namespace. */
   stackName: string;
 }
@@ -242,6 +248,15 @@ export class Monitoring extends Construct {
       alarm('ChangeStreamIteratorAge', fn.metric('IteratorAge', { period, statistic: 'Maximum' }), ALARM_THRESHOLDS.streamIteratorAgeMs, 'The change stream is read more than a minute late.', 3);
     }
 
+    const searchIndexer = props.searchIndexer && {
+      failed: props.searchIndexer.failedBatches.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
+      iteratorAge: props.searchIndexer.fn.metric('IteratorAge', { period, statistic: 'Maximum' }),
+    };
+    if (searchIndexer) {
+      alarm('SearchIndexFailedBatches', searchIndexer.failed, ALARM_THRESHOLDS.searchIndexFailedBatches, 'The search indexer gave up on stream batches: those changes are missing from search.');
+      alarm('SearchIndexIteratorAge', searchIndexer.iteratorAge, ALARM_THRESHOLDS.searchIndexIteratorAgeMs, 'The search index is more than a minute behind the table.', 3);
+    }
+
     if (props.alarmEmail) {
       this.topic = new Topic(this, 'AlarmTopic', { displayName: `Alarms of ${props.stackName}`, enforceSSL: true });
       // enforceSSL gives the topic a policy of its own, which replaces SNS's default one: without
@@ -301,6 +316,9 @@ export class Monitoring extends Construct {
         [graph('Queries past the budget (400 QueryTimedOut) per route', [perRoute('QueryTimedOut', 'Sum', 'QueryTimedOut')], 24)],
       ],
     });
+    if (searchIndexer) {
+      dashboard.addWidgets(graph('Search index: failed batches', [searchIndexer.failed], 12), graph('Search index: iterator age (ms)', [searchIndexer.iteratorAge], 12));
+    }
     if (props.accessLogGroup) {
       const queryString = REFUSALS_PER_CLIENT_QUERY.toString();
       dashboard.addWidgets(

@@ -54,7 +54,11 @@ export type Permission =
   /** Invoke the Lambda functions that extension actions are bound to (named `gr-extension-*`). */
   | 'extensions:invoke'
   /** Park, retry and dead-letter notifications (`PARKED`, `DEAD#…`); send to the queues, topics and buses teams open to it. */
-  | 'subscriptions:deliver';
+  | 'subscriptions:deliver'
+  /** Read the search index: signs in to the search engine as its reader (SELECT only); the function runs beside the engine, in its network. */
+  | 'search:read'
+  /** Write the search index: signs in as its writer (owns the index's tables); in the engine's network too. */
+  | 'search:write';
 
 /** The `{parameter}` names of a path. */
 export type PathParameterOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterOf<Rest> : never;

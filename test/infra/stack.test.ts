@@ -190,6 +190,7 @@ describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
     'check-resources-exist': [{ actions: READ, leadingKeys: PROJECTS }],
     'query-sorted-resources': [{ actions: READ, leadingKeys: PROJECTS }],
     'search-resources': [{ actions: READ, leadingKeys: PROJECTS }],
+    'index-changes': [{ actions: READ, leadingKeys: PROJECTS }],
     'call-extension-action': [{ actions: READ, leadingKeys: PROJECTS }],
     'put-json-value': [{ actions: WRITE, leadingKeys: PROJECTS }],
     'start-image-upload': [{ actions: WRITE, leadingKeys: PROJECTS }],

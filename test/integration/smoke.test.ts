@@ -35,6 +35,7 @@ describe('npm run smoke -- --url <base>', () => {
       'update at version 1',
       'stale update at version 1',
       'query by key',
+      'search by text',
       'delete at version 2',
       'remove the temporary client',
     ]);
