@@ -8,6 +8,8 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Distribution, ResponseHeadersPolicy, S3OriginAccessControl, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
@@ -380,6 +382,18 @@ export class GenericResourceServiceStack extends Stack {
     // The search index. A batch that meets the cluster paused fails and comes again once it has resumed (≈ 15 s).
     const indexer = functionFor(indexChanges, Duration.minutes(1));
     const failedIndexBatches = readResourceChanges(indexer, 'SearchIndexFailedBatches');
+    // The index's tables from the first deploy on: the indexer (their owner) creates them when invoked with no change.
+    const indexTables = new AwsCustomResource(this, 'SearchIndexTables', {
+      onUpdate: {
+        service: 'Lambda',
+        action: 'invoke',
+        parameters: { FunctionName: indexer.functionName, Payload: JSON.stringify({ Records: [] }) },
+        physicalResourceId: PhysicalResourceId.of('search-index-tables'),
+      },
+      policy: AwsCustomResourcePolicy.fromStatements([new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [indexer.functionArn] })]),
+      installLatestAwsSdk: false,
+    });
+    indexTables.node.addDependency(searchEngine);
 
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: THROTTLE.api.rate, throttlingBurstLimit: THROTTLE.api.burst };

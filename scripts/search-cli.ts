@@ -2,7 +2,7 @@
  * `npm run search -- reindex --project <p> [--project <q> …]`: rebuilds projects' part of the
  * search index from the table (the record), beside the stream that keeps it current.
  *
- * With `--stack`, the stack's index-changes function does the work (its `IndexChangesFunctionName`
+ * With `--stack`, the stack's index-changes function does the work (its `SearchIndexerFunctionName`
  * output; only functions in the VPC reach the cluster), invoked again with the cursor it answers
  * until each project is done. Otherwise this process runs the same handler against the table the
  * other CLIs find (scripts/service-table.ts) and the search database at SEARCH_DATABASE_URL, else
@@ -34,7 +34,7 @@ const OPTIONS = {
 } as const;
 
 /** The output of the stack naming the index-changes function. */
-const FUNCTION_OUTPUT = 'IndexChangesFunctionName';
+const FUNCTION_OUTPUT = 'SearchIndexerFunctionName';
 
 /** One reindex run of the handler: wherever it runs, it answers how far it got. */
 type Run = (event: ReindexEvent) => Promise<ReindexProgress>;

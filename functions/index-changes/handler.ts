@@ -27,18 +27,17 @@ export async function handler(event: { Records: StreamRecord[] }): Promise<{ bat
 export async function handler(event: ReindexEvent, context?: { getRemainingTimeInMillis(): number }): Promise<ReindexProgress>;
 export async function handler(event: { Records: StreamRecord[] } | ReindexEvent, context?: { getRemainingTimeInMillis(): number }) {
   if ('reindex' in event) return reindex(event, context);
+  await schemaReady();
   const changes = tableChangesOf(event.Records).map(indexChangeOf).filter((change) => change !== undefined);
-  if (changes.length > 0) {
-    await schemaReady();
-    await searchIndexWriter().apply(changes);
-  }
+  if (changes.length > 0) await searchIndexWriter().apply(changes);
   return { batchItemFailures: [] };
 }
 
-function reindex({ reindex: run }: ReindexEvent, context?: { getRemainingTimeInMillis(): number }): Promise<ReindexProgress> {
+async function reindex({ reindex: run }: ReindexEvent, context?: { getRemainingTimeInMillis(): number }): Promise<ReindexProgress> {
   if (typeof run?.projectKey !== 'string' || run.projectKey === '' || (run.cursor !== undefined && typeof run.cursor !== 'string')) {
     throw new Error('A reindex event is { reindex: { projectKey: string, cursor?: string } }');
   }
+  await schemaReady();
   // Half the time left when that is less than the reserve (a short timeout still makes progress).
   const reserve = context ? Math.min(REINDEX_RESERVE_MS, context.getRemainingTimeInMillis() / 2) : 0;
   return searchIndexing().reindex(run.projectKey, {
@@ -48,7 +47,9 @@ function reindex({ reindex: run }: ReindexEvent, context?: { getRemainingTimeInM
 }
 
 // In AWS nothing else creates the index's tables: the writer, their owner, does, once per instance
-// (idempotent); a try that fails fails the batch, and the next batch tries again.
+// (idempotent), before a batch or a reindex; the deploy invokes it once with no change, so that a
+// search before the first write finds empty tables. A try that fails fails the invocation, and the
+// next one tries again.
 let schema: Promise<void> | undefined;
 const schemaReady = () =>
   (schema ??= searchIndexWriter()

@@ -136,6 +136,15 @@ describe('who signs in as whom', () => {
 });
 
 describe('the search indexer', () => {
+  it('is invoked once at deploy with no change, after the users exist, so that its tables exist before the first write', () => {
+    const [, tables] = resourcesOf('Custom::AWS').find(([id]) => id.startsWith('SearchIndexTables'))!;
+    const call = JSON.parse(tables.Properties.Create['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : 'ref')).join(''));
+    expect(call).toMatchObject({ service: 'Lambda', action: 'invoke', parameters: { FunctionName: 'ref', Payload: JSON.stringify({ Records: [] }) } });
+    expect(tables.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^SearchEngineUsers/)]));
+    const policy = resourcesOf('AWS::IAM::Policy').find(([id]) => id.startsWith('SearchIndexTablesCustomResourcePolicy'))![1];
+    expect(policy.Properties.PolicyDocument.Statement.map((statement: any) => statement.Action)).toEqual(['lambda:InvokeFunction']);
+  });
+
   it('reads the table\'s stream on its own, beside the subscriptions\' consumer: resource items, bisected, retried, then its own queue', () => {
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
