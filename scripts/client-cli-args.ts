@@ -51,8 +51,9 @@ export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
 
   const store = storeOptionsOf(values);
   const json = values.json;
-  const refuse = (option: keyof typeof OPTIONS) => {
-    if (values[option] !== undefined && values[option] !== false) throw new UsageError(`--${option} does not apply to ${command}.`);
+  const refuse = (...options: (keyof typeof OPTIONS)[]) => {
+    const given = options.find((option) => values[option] !== undefined && values[option] !== false);
+    if (given) throw new UsageError(`--${given} does not apply to ${command}.`);
   };
 
   switch (command) {
@@ -72,8 +73,7 @@ export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
     }
     case 'list': {
       if (rest.length > 0) throw new UsageError(`Unexpected arguments: ${rest.join(' ')}`);
-      refuse('scopes');
-      refuse('name');
+      refuse('scopes', 'name');
       if (values.project !== undefined && !PROJECT_KEY_PATTERN.test(values.project)) {
         throw new UsageError(`'${values.project}' is not a project key.`);
       }
@@ -81,9 +81,7 @@ export function parseClientCliArgs(argv: readonly string[]): ClientCommand {
     }
     case 'revoke':
     case 'unlock': {
-      refuse('scopes');
-      refuse('name');
-      refuse('project');
+      refuse('scopes', 'name', 'project');
       const [clientId, ...extra] = rest;
       if (!clientId) throw new UsageError(`${command} needs the client id: npm run client -- ${command} <clientId>`);
       if (extra.length > 0) throw new UsageError(`Unexpected arguments: ${extra.join(' ')}`);

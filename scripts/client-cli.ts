@@ -1,22 +1,20 @@
 /**
- * `npm run client -- <command>`: the API clients of the token service.
+ * `npm run client -- <command>`: the API clients of the token service (USAGE: client-cli-args.ts).
  *
- *   create --scopes "<scope> ..." [--project <p>] [--name <n>]   prints the client id and, once, its secret
- *   list   [--project <p>]                                        never prints secrets or their hashes
- *   revoke <clientId>                                             no new tokens; its tokens introspect inactive
- *   unlock <clientId>                                             forgets the brute-force brake's failures (every source)
+ *   create   prints the client id and, once, its secret
+ *   list     never prints secrets or their hashes
+ *   revoke   no new tokens; its tokens introspect inactive
+ *   unlock   forgets the brute-force brake's failures (every source)
  *
- * Locally it finds the table through `.local/endpoints.json` (written by `npm start`); against a
- * deployed stack, `--stack <StackName>` reads the stack's TableName output. The precedence is the
- * one of scripts/service-table.ts, shared with `npm run extension` (docs/security.md).
+ * The table is found as scripts/service-table.ts tells, as for `npm run extension` (docs/security.md).
  */
 import { AUTHORIZER_CACHE_TTL_SECONDS } from '../shared/auth/authorizer-settings';
 import { generateClientId, generateSecret, hashSecret } from '../shared/auth/client-secrets';
 import type { ApiClient } from '../shared/store/client-store';
 import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
 import { unknownKind } from '../shared/domain/unknown-kind';
-import { USAGE, UsageError, parseClientCliArgs, type ClientCommand } from './client-cli-args';
-import { openServiceTable, type StoreOptions } from './service-table';
+import { USAGE, parseClientCliArgs, type ClientCommand } from './client-cli-args';
+import { openServiceTable, runCli } from './service-table';
 
 /** Exit codes: 0 done, 1 usage error or no such client, 2 the store failed. */
 async function main(argv: string[]): Promise<void> {
@@ -39,7 +37,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 async function create(command: Extract<ClientCommand, { command: 'create' }>): Promise<void> {
-  const { store, where } = await openStore(command.store);
+  const { store, where } = await openServiceTable(command.store, DynamoDbClientStore);
   const clientId = generateClientId();
   const secret = generateSecret();
   const client: ApiClient = {
@@ -65,7 +63,7 @@ The secret is shown once: only its salted hash is stored. Get a token with
 }
 
 async function list(command: Extract<ClientCommand, { command: 'list' }>): Promise<void> {
-  const { store, where } = await openStore(command.store);
+  const { store, where } = await openServiceTable(command.store, DynamoDbClientStore);
   const clients = (await store.list())
     .filter((client) => !command.project || client.scopes.some((scope) => scope.endsWith(`:${command.project}`)))
     .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
@@ -91,42 +89,22 @@ async function list(command: Extract<ClientCommand, { command: 'list' }>): Promi
 }
 
 async function revokeOrUnlock(command: Extract<ClientCommand, { command: 'revoke' | 'unlock' }>): Promise<void> {
-  const { store } = await openStore(command.store);
+  const { store } = await openServiceTable(command.store, DynamoDbClientStore);
   const done =
     command.command === 'revoke'
       ? await store.revoke(command.clientId, new Date().toISOString())
       : await store.clearAttempts(command.clientId);
+  if (!done) process.exitCode = 1;
   if (command.json) console.log(JSON.stringify({ clientId: command.clientId, [command.command === 'revoke' ? 'revoked' : 'unlocked']: done }));
-  if (!done) {
-    if (!command.json) console.error(`No client '${command.clientId}'.`);
-    process.exitCode = 1;
-    return;
-  }
-  if (command.json) return;
-  console.log(
-    command.command === 'revoke'
-      ? `Revoked ${command.clientId}: it gets no new tokens, and its tokens introspect as inactive. Tokens it already holds ` +
-          `stop opening the API within ${AUTHORIZER_CACHE_TTL_SECONDS / 60} minutes (${AUTHORIZER_CACHE_TTL_SECONDS} s), ` +
-          'when the gateway\'s cached verdict for each expires: see docs/security.md.'
-      : `Unlocked ${command.clientId}: its failed authentications from every source address are forgotten.`,
-  );
-}
-
-async function openStore(options: StoreOptions): Promise<{ store: DynamoDbClientStore; where: string }> {
-  const { db, tableName, where } = await openServiceTable(options);
-  return { store: new DynamoDbClientStore(db, tableName), where };
-}
-
-try {
-  await main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof UsageError) {
-    console.error(`${error.message}\n\n${USAGE}`);
-    process.exitCode = 1;
-  } else {
-    const { name, message } = error as Error;
-    const hint = name === 'ResourceNotFoundException' ? ' (does the table exist?)' : /ECONNREFUSED/.test(String(message) + String((error as { cause?: unknown }).cause)) ? ' (is the local stack running? npm start)' : '';
-    console.error(`client: ${name ?? 'Error'}: ${message ?? error}${hint}`);
-    process.exitCode = 2;
+  else if (!done) console.error(`No client '${command.clientId}'.`);
+  else if (command.command === 'unlock') console.log(`Unlocked ${command.clientId}: its failed authentications from every source address are forgotten.`);
+  else {
+    console.log(
+      `Revoked ${command.clientId}: it gets no new tokens, and its tokens introspect as inactive. Tokens it already holds ` +
+        `stop opening the API within ${AUTHORIZER_CACHE_TTL_SECONDS / 60} minutes (${AUTHORIZER_CACHE_TTL_SECONDS} s), ` +
+        'when the gateway\'s cached verdict for each expires: see docs/security.md.',
+    );
   }
 }
+
+await runCli('client', USAGE, () => main(process.argv.slice(2)));

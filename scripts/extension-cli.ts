@@ -1,13 +1,7 @@
 /**
- * `npm run extension -- <command>`: binds a project's extension actions to their handlers.
- *
- *   bind   --project <p> --action <a> (--url <https URL> | --lambda <gr-extension-… name[:<version or alias>]> | --static <file.json> [--status <code>])
- *   unbind --project <p> --action <a>
- *   list   [--project <p>]
- *
- * Common options: --json (machine-readable output), and where the bindings live: --stack <StackName>
- * [--region <region>], --table <name>, --endpoint <DynamoDB URL>, --data-dir <dir>, found with the
- * precedence of scripts/service-table.ts, shared with `npm run client` (docs/extensions.md).
+ * `npm run extension -- <command>`: binds a project's extension actions to their handlers (bind,
+ * unbind, list: USAGE below). The table is found as scripts/service-table.ts tells, as for
+ * `npm run client` (docs/extensions.md).
  *
  * `bind` of a URL or Lambda target prints the signing secret once; it is not shown again.
  */
@@ -96,7 +90,7 @@ async function bind(options: Options, storeOptions: StoreOptions): Promise<void>
 
   const parsed = ExtensionBinding.safeParse({ projectKey, action, target, createdAt: new Date().toISOString() });
   if (!parsed.success) throw new UsageError(`Invalid binding:\n${z.prettifyError(parsed.error)}`);
-  const { store } = await openStore(storeOptions);
+  const { store } = await openServiceTable(storeOptions, DynamoDbExtensionStore);
   await store.put(parsed.data);
 
   if (options.json) {
@@ -112,7 +106,7 @@ async function bind(options: Options, storeOptions: StoreOptions): Promise<void>
 async function unbind(options: Options, storeOptions: StoreOptions): Promise<void> {
   const projectKey = projectOf(options);
   const action = actionOf(options);
-  const { store } = await openStore(storeOptions);
+  const { store } = await openServiceTable(storeOptions, DynamoDbExtensionStore);
   const removed = await store.delete(projectKey, action);
   const fallback = DEFAULT_BINDINGS[action];
   if (options.json) {
@@ -124,7 +118,7 @@ async function unbind(options: Options, storeOptions: StoreOptions): Promise<voi
 }
 
 async function list(options: Options, storeOptions: StoreOptions): Promise<void> {
-  const { store, where } = await openStore(storeOptions);
+  const { store, where } = await openServiceTable(storeOptions, DynamoDbExtensionStore);
   const bindings = await store.list(options.project);
   if (options.json) {
     console.log(JSON.stringify(bindings.map(view), null, 2));
@@ -174,11 +168,6 @@ function checkUrl(text: string): void {
     throw new UsageError(`${host} is a ${literal} address; the service refuses to call it.`);
   }
   if (loopback) console.error('Note: a loopback address is called only in local mode (npm start); in AWS the call is refused.');
-}
-
-async function openStore(options: StoreOptions): Promise<{ store: DynamoDbExtensionStore; where: string }> {
-  const { db, tableName, where } = await openServiceTable(options);
-  return { store: new DynamoDbExtensionStore(db, tableName), where };
 }
 
 await runCli('extension', USAGE, () => main(process.argv.slice(2)));

@@ -1,25 +1,20 @@
 /**
- * `npm run search -- reindex --project <p> [--project <q> …]`: rebuilds projects' part of the
- * search index from the table (the record), beside the stream that keeps it current.
- *
- * With `--stack`, the stack's index-changes function does the work (its `SearchIndexerFunctionName`
- * output; only functions in the VPC reach the cluster), invoked again with the cursor it answers
- * until each project is done. Otherwise this process runs the same handler against the table the
- * other CLIs find (scripts/service-table.ts) and the search database at SEARCH_DATABASE_URL, else
- * the local stack's (its endpoints.json).
+ * `npm run search -- reindex --project <p> …`: rebuilds projects' part of the search index from the
+ * table (the record), beside the stream that keeps it current. With `--stack`, the stack's function
+ * does the work (only functions in the VPC reach the cluster), invoked again with the cursor it
+ * answers until each project is done; otherwise this process runs the same handler (USAGE).
  *
  * Projects are named: listing them would take a Scan of the whole table.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
 import { indexChanges } from '../functions/index-changes/function';
 import type { ReindexEvent } from '../functions/index-changes/handler';
 import { asFunction, enforceTableGrants } from '../local/table-access';
 import type { ReindexProgress } from '../shared/services/search-indexing';
-import { STORE_OPTIONS, STORE_USAGE, UsageError, commandOf, resolveServiceTable, runCli, storeOptionsOf, type StoreOptions } from './service-table';
+import { STORE_OPTIONS, STORE_USAGE, UsageError, commandOf, resolveServiceTable, runCli, stackOutputs, storeOptionsOf, type StoreOptions } from './service-table';
 
 const USAGE = `Usage:
   npm run search -- reindex --project <p> [--project <q> …]
@@ -32,9 +27,6 @@ const OPTIONS = {
   ...STORE_OPTIONS,
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
-
-/** The output of the stack naming the index-changes function. */
-const FUNCTION_OUTPUT = 'SearchIndexerFunctionName';
 
 /** One reindex run of the handler: wherever it runs, it answers how far it got. */
 type Run = (event: ReindexEvent) => Promise<ReindexProgress>;
@@ -66,10 +58,8 @@ async function main(argv: string[]): Promise<void> {
 
 /** The deployed function, through Lambda Invoke (a run lasts until about a minute before its timeout). */
 async function stackFunction(stackName: string, region: string | undefined) {
-  const cloudFormation = new CloudFormationClient(region ? { region } : {});
-  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const functionName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === FUNCTION_OUTPUT)?.OutputValue;
-  if (!functionName) throw new UsageError(`Stack ${stackName} has no ${FUNCTION_OUTPUT} output: is it a Generic Resource Service stack with search?`);
+  const functionName = (await stackOutputs(stackName, region)).SearchIndexerFunctionName;
+  if (!functionName) throw new UsageError(`Stack ${stackName} has no SearchIndexerFunctionName output: is it a Generic Resource Service stack with search?`);
   const lambda = new LambdaClient(region ? { region } : {});
   const run: Run = async (event) => {
     const answer = await lambda.send(new InvokeCommand({ FunctionName: functionName, Payload: Buffer.from(JSON.stringify(event)) }));

@@ -1,20 +1,9 @@
 /**
- * Where the operator CLIs (`npm run client`, `npm run extension`) find the service's DynamoDB
- * table: the store options they share and one resolver, so that both find it the same way.
- *
- * First match wins:
- *
- *   1. `--stack <StackName>`: the stack's `TableName` output, read with CloudFormation
- *      DescribeStacks (AWS credentials as usual; region from `--region`, else AWS_REGION /
- *      AWS_DEFAULT_REGION, else the SDK's usual configuration);
- *   2. `--table` and/or `--endpoint`: that table (with only `--endpoint`: TABLE_NAME, else the local
- *      stack's table name) at that DynamoDB endpoint;
- *   3. the local stack, if `<--data-dir or LOCAL_DATA_DIR or .local>/endpoints.json` exists
- *      (written by `npm start`): its DynamoDB Local endpoint and table;
- *   4. TABLE_NAME, at AWS_ENDPOINT_URL_DYNAMODB when that is set, from the environment.
- *
- * Otherwise, and for `--stack` together with `--table`/`--endpoint`, a usage error.
- * `resolveServiceTable` is the pure part (test/unit/auth/service-table.test.ts);
+ * Where the operator CLIs (`npm run client`, `extension`, `subscriptions`, `search`, `smoke`) find
+ * the service's DynamoDB table: the store options they share and one resolver, so that all find it
+ * the same way. The precedence is the one STORE_USAGE tells the operator; `--stack` reads the stack's
+ * `TableName` output (region from `--region`, else AWS_REGION / AWS_DEFAULT_REGION, else the SDK's
+ * usual configuration). `resolveServiceTable` is the pure part (test/unit/auth/service-table.test.ts);
  * `openServiceTable` adds the file, CloudFormation and DynamoDB clients.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -39,12 +28,17 @@ export function commandOf(usage: string, help: boolean, positionals: readonly st
 }
 
 /** Runs a CLI's work: a usage error (its own or parseArgs') exits 1 with the usage, any other 2. */
-export async function runCli(name: string, usage: string, work: () => Promise<void>): Promise<void> {
+export async function runCli(cli: string, usage: string, work: () => Promise<void>): Promise<void> {
   try {
     await work();
   } catch (error) {
     const usageError = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
-    console.error(usageError ? `${(error as Error).message}\n\n${usage}` : `${name}: ${(error as Error)?.message ?? error}`);
+    const { name, message, cause } = error as Error;
+    const hint =
+      name === 'ResourceNotFoundException' ? ' (does the table exist?)'
+      : /ECONNREFUSED/.test(String(message) + String(cause)) ? ' (is the local stack running? npm start)'
+      : '';
+    console.error(usageError ? `${message}\n\n${usage}` : `${cli}: ${name ?? 'Error'}: ${message ?? error}${hint}`);
     process.exitCode = usageError ? 1 : 2;
   }
 }
@@ -74,13 +68,7 @@ export interface StoreOptions {
 }
 
 /** The store options out of parseArgs values (parsed with STORE_OPTIONS). */
-export function storeOptionsOf(values: {
-  stack?: string;
-  table?: string;
-  endpoint?: string;
-  region?: string;
-  'data-dir'?: string;
-}): StoreOptions {
+export function storeOptionsOf(values: Partial<Record<keyof typeof STORE_OPTIONS, string>>): StoreOptions {
   const options: StoreOptions = {
     stack: values.stack,
     table: values.table,
@@ -102,7 +90,7 @@ export type ResolvedServiceTable =
   | { kind: 'stack'; stackName: string; region?: string }
   | { kind: 'table'; tableName: string; endpoint?: string; region?: string; source: string };
 
-/** The precedence of the module comment, without I/O: `readLocalEndpoints` gives a file's text, or undefined if it does not exist. */
+/** The precedence STORE_USAGE tells, without I/O: `readLocalEndpoints` gives a file's text, or undefined if it does not exist. */
 export function resolveServiceTable(
   options: StoreOptions,
   env: Record<string, string | undefined>,
@@ -142,30 +130,35 @@ export function resolveServiceTable(
   );
 }
 
-export interface ServiceTable {
+export interface ServiceTable<Store> {
   db: DynamoDBDocumentClient;
   tableName: string;
+  /** The CLI's store of the table's items. */
+  store: Store;
   /** For messages: `table <name> of stack <stack>`, or `table <name>[ at <endpoint>] (from <source>)`. */
   where: string;
 }
 
-/** The service's table as resolveServiceTable finds it, with a document client to reach it. */
-export async function openServiceTable(
+/** The service's table as resolveServiceTable finds it, with a document client and a `Store` on it. */
+export async function openServiceTable<Store>(
   options: StoreOptions,
-  env: Record<string, string | undefined> = process.env,
-): Promise<ServiceTable> {
+  Store: new (db: DynamoDBDocumentClient, tableName: string) => Store,
+): Promise<ServiceTable<Store>> {
+  const env = process.env;
   const resolved = resolveServiceTable(options, env, (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined));
+  const { region } = resolved;
   let tableName: string;
   let endpoint: string | undefined;
   let where: string;
   if (resolved.kind === 'stack') {
-    tableName = await tableOfStack(resolved.stackName, resolved.region);
+    const { TableName } = await stackOutputs(resolved.stackName, region);
+    if (!TableName) throw new UsageError(`Stack ${resolved.stackName} has no TableName output: is it a Generic Resource Service stack?`);
+    tableName = TableName;
     where = `table ${tableName} of stack ${resolved.stackName}`;
   } else {
     ({ tableName, endpoint } = resolved);
     where = `table ${tableName}${endpoint ? ` at ${endpoint}` : ''} (from ${resolved.source})`;
   }
-  const region = resolved.region;
   const client = new DynamoDBClient({
     ...(region ? { region } : {}),
     ...(endpoint
@@ -178,15 +171,14 @@ export async function openServiceTable(
       : {}),
   });
   const db = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
-  return { db, tableName, where };
+  return { db, tableName, store: new Store(db, tableName), where };
 }
 
-async function tableOfStack(stackName: string, region: string | undefined): Promise<string> {
+/** A stack's outputs by key, through CloudFormation DescribeStacks. */
+export async function stackOutputs(stackName: string, region: string | undefined): Promise<Record<string, string | undefined>> {
   const cloudFormation = new CloudFormationClient(region ? { region } : {});
   const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const tableName = Stacks?.[0]?.Outputs?.find((output) => output.OutputKey === 'TableName')?.OutputValue;
-  if (!tableName) throw new UsageError(`Stack ${stackName} has no TableName output: is it a Generic Resource Service stack?`);
-  return tableName;
+  return Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]));
 }
 
 /** The local stack's table name (local/stack.ts), when only an endpoint is given. */

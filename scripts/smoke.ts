@@ -12,13 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { generateSecret, hashSecret } from '../shared/auth/client-secrets';
 import { PROJECT_KEY_PATTERN } from '../shared/auth/scopes';
 import { DynamoDbClientStore } from '../shared/store/dynamodb/client-store';
 import { clientKey } from '../shared/store/dynamodb/keys';
-import { STORE_OPTIONS, STORE_USAGE, UsageError, openServiceTable, storeOptionsOf } from './service-table';
+import { STORE_OPTIONS, STORE_USAGE, UsageError, openServiceTable, stackOutputs, storeOptionsOf } from './service-table';
 
 const USAGE = `Usage: npm run smoke -- (--stack <StackName> | --url <base URL>) [--project <key>] [store options]
 
@@ -55,10 +54,15 @@ async function main(): Promise<number> {
   if (!values.url && !values.stack) throw new UsageError('Give --stack <StackName> or --url <base URL>.');
   const project = values.project ?? 'smoke-check';
   if (!PROJECT_KEY_PATTERN.test(project)) throw new UsageError(`--project ${project} is not a project key (2–256 of A-Z a-z 0-9 _ -).`);
-  const baseUrl = (values.url ?? (await baseUrlOfStack(values.stack!, values.region))).replace(/\/+$/, '');
+  let url = values.url;
+  if (url === undefined) {
+    const outputs = await stackOutputs(values.stack!, values.region);
+    url = outputs.CustomDomainUrl ?? outputs.ApiUrl;
+    if (!url) throw new UsageError(`Stack ${values.stack} has no ApiUrl output: is it a Generic Resource Service stack?`);
+  }
+  const baseUrl = url.replace(/\/+$/, '');
 
-  const { db, tableName, where } = await openServiceTable(storeOptionsOf(values));
-  const clients = new DynamoDbClientStore(db, tableName);
+  const { db, tableName, store: clients, where } = await openServiceTable(storeOptionsOf(values), DynamoDbClientStore);
   const clientId = `smoke-${randomBytes(9).toString('base64url')}`;
   const secret = generateSecret();
   console.log(`Smoke check of ${baseUrl} (project ${project}; temporary client ${clientId} in ${where})\n`);
@@ -108,8 +112,9 @@ async function runChecks(baseUrl: string, project: string, client: { clientId: s
     return ok ? body : undefined;
   }
   const skip = (name: string, expected: number) => steps.push({ name, expected: String(expected), got: 'skipped', ms: 0, ok: false });
-  const api = (method: string, path: string, body?: unknown) => () =>
-    fetch(`${baseUrl}/${project}/resource${path}`, {
+  // A path under the project: the resource type's, or subscriptions'.
+  const call = (method: string, path: string, body?: unknown) => () =>
+    fetch(`${baseUrl}/${project}/${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -126,51 +131,47 @@ async function runChecks(baseUrl: string, project: string, client: { clientId: s
     }),
   );
   token = tokenAnswer?.access_token ?? '';
-  const names = ['create a subscription', 'delete it at version 1', 'create', 'read by id', 'read by key', 'update at version 1', 'stale update at version 1', 'query by key', 'search by text', 'delete at version 2'];
+  // The steps after the token, skipped from where one they depend on failed.
+  const later: [string, number][] = [
+    ['create a subscription', 201], ['delete it at version 1', 200], ['create', 201], ['read by id', 200], ['read by key', 200],
+    ['update at version 1', 200], ['stale update at version 1', 409], ['query by key', 200], ['search by text', 200], ['delete at version 2', 200],
+  ];
   if (!token) {
-    names.forEach((name, index) => skip(name, [201, 200, 201, 200, 200, 200, 409, 200, 200, 200][index]!));
+    later.forEach(([name, expected]) => skip(name, expected));
     return steps;
   }
 
   // A subscription lives while no resource changes: nothing is sent to its (made-up) queue.
-  const subscriptions = (method: string, path: string, body?: unknown) => () =>
-    fetch(`${baseUrl}/${project}/subscriptions${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
   const destination = { type: 'SQS', queueUrl: 'https://sqs.us-east-1.amazonaws.com/000000000000/smoke-check' };
-  const subscription = await step('create a subscription', 201, subscriptions('POST', '', { key, destination, changes: [{ resourceTypeId: 'resource' }] }));
-  if (subscription) await step('delete it at version 1', 200, subscriptions('DELETE', `/key=${key}?version=1`));
+  const subscription = await step('create a subscription', 201, call('POST', 'subscriptions', { key, destination, changes: [{ resourceTypeId: 'resource' }] }));
+  if (subscription) await step('delete it at version 1', 200, call('DELETE', `subscriptions/key=${key}?version=1`));
   else skip('delete it at version 1', 200);
 
   // A word no other resource holds, for the search to find.
   const word = `smoke${randomBytes(6).toString('hex')}`;
   const draft = { key, objectTypeProperty: { arrayOfIntExample: [1, 2, 3], arrayOfStringExample: ['smoke', word] } };
-  const created = await step('create', 201, api('POST', '', draft), (body) => (body?.version === 1 ? undefined : `version ${body?.version}`));
+  const created = await step('create', 201, call('POST', 'resource', draft), (body) => (body?.version === 1 ? undefined : `version ${body?.version}`));
   id = created?.id ?? '';
   try {
     if (!id) {
-      names.slice(3).forEach((name, index) => skip(name, [200, 200, 200, 409, 200, 200, 200][index]!));
+      later.slice(3).forEach(([name, expected]) => skip(name, expected));
       return steps;
     }
-    await step('read by id', 200, api('GET', `/${id}`), (body) => (body?.key === key ? undefined : 'another resource'));
-    await step('read by key', 200, api('GET', `/key=${key}`), (body) => (body?.id === id ? undefined : 'another resource'));
+    await step('read by id', 200, call('GET', `resource/${id}`), (body) => (body?.key === key ? undefined : 'another resource'));
+    await step('read by key', 200, call('GET', `resource/key=${key}`), (body) => (body?.id === id ? undefined : 'another resource'));
     const update = { version: 1, actions: [{ action: 'changeSomeProperty', someProperty: 'smoke' }] };
-    await step('update at version 1', 200, api('POST', `/${id}`, update), (body) => (body?.version === 2 ? undefined : `version ${body?.version}`));
-    await step('stale update at version 1', 409, api('POST', `/${id}`, update), (body) =>
+    await step('update at version 1', 200, call('POST', `resource/${id}`, update), (body) => (body?.version === 2 ? undefined : `version ${body?.version}`));
+    await step('stale update at version 1', 409, call('POST', `resource/${id}`, update), (body) =>
       body?.errors?.[0]?.code === 'ConcurrentModification' && body.errors[0]?.currentVersion === 2 ? undefined : 'no ConcurrentModification with currentVersion 2',
     );
-    await step('query by key', 200, api('GET', `?where=${encodeURIComponent(`key="${key}"`)}`), (body) =>
-      body?.results?.length === 1 && body.results[0]?.id === id ? undefined : `${body?.results?.length} results`,
-    );
     const findsIt = (body: Answer | undefined) => (body?.results?.length === 1 && body.results[0]?.id === id ? undefined : `${body?.results?.length ?? 'no'} results`);
-    await step('search by text', 200, () => eventually(api('GET', `/searchApiPattern?text.en=${word}`), findsIt), findsIt);
-    deleted = (await step('delete at version 2', 200, api('DELETE', `/${id}?version=2`))) !== undefined;
+    await step('query by key', 200, call('GET', `resource?where=${encodeURIComponent(`key="${key}"`)}`), findsIt);
+    await step('search by text', 200, () => eventually(call('GET', `resource/searchApiPattern?text.en=${word}`), findsIt), findsIt);
+    deleted = (await step('delete at version 2', 200, call('DELETE', `resource/${id}?version=2`))) !== undefined;
     return steps;
   } finally {
     // Leave nothing behind, whatever failed in between.
-    if (id && !deleted) await api('DELETE', `/${id}`)().catch(() => undefined);
+    if (id && !deleted) await call('DELETE', `resource/${id}`)().catch(() => undefined);
   }
 }
 
@@ -189,15 +190,6 @@ function printTable(steps: Step[]): void {
   const rows = [['step', 'expected', 'got', 'ms', ''], ...steps.map((step) => [step.name, step.expected, step.got, String(step.ms), step.ok ? 'ok' : 'FAILED'])];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd());
-}
-
-async function baseUrlOfStack(stackName: string, region: string | undefined): Promise<string> {
-  const cloudFormation = new CloudFormationClient(region ? { region } : {});
-  const { Stacks } = await cloudFormation.send(new DescribeStacksCommand({ StackName: stackName }));
-  const outputs = Object.fromEntries((Stacks?.[0]?.Outputs ?? []).map((output) => [output.OutputKey, output.OutputValue]));
-  const url = outputs.CustomDomainUrl ?? outputs.ApiUrl;
-  if (!url) throw new UsageError(`Stack ${stackName} has no ApiUrl output: is it a Generic Resource Service stack?`);
-  return url;
 }
 
 try {

@@ -29,8 +29,7 @@ async function main(argv: string[]): Promise<void> {
   if (!command) return;
   if (command !== 'failed' && command !== 'replay') throw new UsageError(`Unknown command '${command}'.`);
   if (!values.project) throw new UsageError('--project is required.');
-  const { db, tableName, where } = await openServiceTable(storeOptionsOf(values));
-  const store = new DynamoDbSubscriptionStore(db, tableName);
+  const { store, where } = await openServiceTable(storeOptionsOf(values), DynamoDbSubscriptionStore);
   const dead = (await store.deadLetters(values.project)).filter((each) => !values.subscription || each.subscriptionId === values.subscription);
 
   if (command === 'replay') {
