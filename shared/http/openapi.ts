@@ -1,10 +1,10 @@
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
-import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
+import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
 import { errorResponses, type ErrorResponseName } from './contract/error-responses';
 import { documentSchemas, type DocumentSchema, type SchemaName } from './contract/schemas';
-import type { Content, EndpointDeclaration, PathParameterSpec, ProjectScope, ResponseSpec, RouteDeclaration, Tag } from './declaration';
+import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration, Tag } from './declaration';
 import { JsonValueSchema } from '../domain/extensions/binding';
 import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
 import type { ParameterSpec, ScalarType } from './parameters';
@@ -35,7 +35,7 @@ const TAGS: Record<Tag, string> = {
 };
 
 /** What each project-bound scope opens (the document adds the operations that accept it). */
-const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
+const SCOPE_DESCRIPTIONS: Record<ProjectScopeName, string> = {
   manage_test: 'Read and write the resources of the project (everything but the image upload)',
   view_test: 'Read the resources of the project',
   manage_products: 'Upload images to the product variants of the project',
@@ -55,7 +55,10 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
     for (const [status, response] of Object.entries(route.responses) as [string, ResponseSpec][]) {
       responses[status] = {
         description: response.description,
-        headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...describeHeaders(response.headers) },
+        headers: {
+          'X-Correlation-ID': CORRELATION_HEADER,
+          ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+        },
         ...(response.content && route.method !== 'HEAD' ? { content: content(response.content, response.example) } : {}),
       };
     }
@@ -211,23 +214,22 @@ function content(media: Content, example?: unknown) {
 // ---- Parameters, security, names ---------------------------------------------------------------------
 
 function pathParametersOf(route: RouteDeclaration): oas31.ParameterObject[] {
-  const declared: Readonly<Record<string, PathParameterSpec | undefined>> = route.pathParameters;
+  // checkEndpoint refused any declaration that leaves one of them undescribed.
+  const declared: Readonly<Record<string, PathParameterSpec>> = route.pathParameters;
   return [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
-    const described = declared[name!];
-    if (!described) throw new Error(`The path parameter ${name} of ${route.path} is not described by its declaration.`);
+    const { description, pattern, maxLength } = declared[name!]!;
     return {
       name: name!,
       in: 'path',
       required: true,
-      description: described.description,
-      schema: { type: 'string', ...(described.pattern ? { pattern: described.pattern } : {}), ...(described.maxLength ? { maxLength: described.maxLength } : {}) },
+      description,
+      schema: { type: 'string', ...(pattern ? { pattern } : {}), ...(maxLength ? { maxLength } : {}) },
     };
   });
 }
 
 function queryParameter(name: string, spec: ParameterSpec): oas31.ParameterObject {
-  const types = [spec.type].flat();
-  const alternatives = types.map((type) => scalarSchema(type, spec));
+  const alternatives = [spec.type].flat().map((type) => scalarSchema(type, spec));
   const one = alternatives.length === 1 ? alternatives[0]! : { anyOf: alternatives };
   return {
     name,
@@ -296,10 +298,6 @@ function errorsSharingStatus(names: readonly ErrorResponseName[]): ZodOpenApiRes
       },
     },
   };
-}
-
-function describeHeaders(headers: Readonly<Record<string, string>> | undefined): oas31.HeadersObject {
-  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
 }
 
 /** The endpoint's name in camelCase; endpoints serving several routes add the method and last segment. */

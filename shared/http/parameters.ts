@@ -86,8 +86,13 @@ function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
     case 'date-time':
       return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
     case 'json': {
-      const parsed = parseJson(value);
-      if (parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        return false;
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
       return spec.shape ? spec.shape.accepts(parsed) : true;
     }
     default:
@@ -106,11 +111,3 @@ const describe = (type: ScalarType) =>
     'date-time': 'an ISO 8601 date-time',
     json: 'a JSON object of the declared shape',
   })[type];
-
-function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}

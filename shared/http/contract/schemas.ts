@@ -90,9 +90,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _introspectionMatches: Same<z.infer<typeof IntrospectionResponse>, Introspection> = true;
 const _metadataMatches: Same<z.infer<typeof AuthorizationServerMetadataSchema>, AuthorizationServerMetadata> = true;
 
-// ---- The update actions and pages, built from the domain's schemas ----------------------------------------
-
-const PagedQueryResult = pageOf(ObjectTestType);
+// ---- The update actions, built from the domain's schemas ----------------------------------------
 
 type UpdateActionSchema = (typeof updateActions)[UpdateActionName]['schema'];
 const UpdateAction = z.discriminatedUnion('action', Object.values(updateActions).map((action) => action.schema) as [UpdateActionSchema, ...UpdateActionSchema[]]);
@@ -117,7 +115,7 @@ export const documentSchemas = {
     description: "ObjectTestType itself (`{version, objectTypeProperty}`), as the `unionParameter` of GET /{projectKey}/resource takes it.",
   },
   ArrayTestType: { schema: ArrayTestType, description: "ArrayTestType; every field optional, but constrained when present." },
-  PagedQueryResult: { schema: PagedQueryResult, description: 'A page of resources.' },
+  PagedQueryResult: { schema: pageOf(ObjectTestType), description: 'A page of resources.' },
   UpdateAction: {
     schema: UpdateAction,
     description: "One update action; `setKey` (this service's addition) sets the key, or removes it without `key`.",
