@@ -119,7 +119,6 @@ export interface FunctionDeclaration {
   filesBesideBundle?: readonly string[];
 }
 
-/** A function that serves routes of the API. */
 export interface EndpointDeclaration extends FunctionDeclaration {
   routes: readonly [RouteDeclaration, ...RouteDeclaration[]];
   /**

@@ -98,15 +98,11 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
         { $ref: '#/components/parameters/X-Correlation-ID' },
         ...(idempotent ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
       ],
-      ...(route.request
-        ? {
-            requestBody: {
-              required: route.request.required,
-              ...(route.request.description ? { description: route.request.description } : {}),
-              content: content(route.request.content),
-            },
-          }
-        : {}),
+      requestBody: route.request && {
+        required: route.request.required,
+        ...(route.request.description ? { description: route.request.description } : {}),
+        content: content(route.request.content),
+      },
       responses,
       security: securityOf(route),
     };
@@ -174,8 +170,6 @@ export function serializeOpenApi(document: OpenApiDocument): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-// ---- Schemas ---------------------------------------------------------------------------------------
-
 const schemaNamed = (name: SchemaName): z.core.$ZodType => documentSchemas[name].schema;
 
 /**
@@ -211,8 +205,6 @@ function content(media: Content, example?: unknown) {
   );
 }
 
-// ---- Parameters, security, names ---------------------------------------------------------------------
-
 function pathParametersOf(route: RouteDeclaration): oas31.ParameterObject[] {
   // checkEndpoint refused any declaration that leaves one of them undescribed.
   const declared: Readonly<Record<string, PathParameterSpec>> = route.pathParameters;
@@ -245,23 +237,15 @@ type ParameterSchema = oas31.SchemaObject & { contentSchema?: oas31.SchemaObject
 
 function scalarSchema(type: ScalarType, spec: ParameterSpec): ParameterSchema {
   const bounds = { ...(spec.min === undefined ? {} : { minimum: spec.min }), ...(spec.max === undefined ? {} : { maximum: spec.max }) };
-  switch (type) {
-    case 'string':
-      return { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) };
-    case 'number':
-    case 'integer':
-      return { type, ...bounds };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date-time':
-      return { type: 'string', format: 'date-time' };
-    case 'json':
-      return {
-        type: 'string',
-        contentMediaType: 'application/json',
-        contentSchema: spec.shape ? { $ref: `#/components/schemas/${spec.shape.name}` } : { type: 'object' },
-      };
-  }
+  const schemas: Record<ScalarType, ParameterSchema> = {
+    string: { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) },
+    number: { type: 'number', ...bounds },
+    integer: { type: 'integer', ...bounds },
+    boolean: { type: 'boolean' },
+    'date-time': { type: 'string', format: 'date-time' },
+    json: { type: 'string', contentMediaType: 'application/json', contentSchema: spec.shape ? { $ref: `#/components/schemas/${spec.shape.name}` } : { type: 'object' } },
+  };
+  return schemas[type];
 }
 
 function securityOf(route: RouteDeclaration): oas31.SecurityRequirementObject[] {
@@ -286,8 +270,7 @@ function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string
 
 /** One answer for the errors of a route that share a status: each described, each with its example. */
 function errorsSharingStatus(names: readonly ErrorResponseName[]): ZodOpenApiResponseObject {
-  const schemaNames = new Set(names.map((name) => errorResponses[name].schema));
-  if (schemaNames.size > 1) throw new Error(`The errors ${names.join(', ')} share a status but not a schema.`);
+  if (new Set(names.map((name) => errorResponses[name].schema)).size > 1) throw new Error(`The errors ${names.join(', ')} share a status but not a schema.`);
   return {
     description: names.map((name) => errorResponses[name].description).join(' Or: '),
     headers: { 'X-Correlation-ID': CORRELATION_HEADER },

@@ -14,7 +14,6 @@ import type { SchemaName } from './schemas';
 export interface ErrorResponseSpec {
   status: number;
   description: string;
-  /** Its body's schema, by name in the schema catalogue. */
   schema: SchemaName;
   example: unknown;
   /** Headers it carries besides X-Correlation-ID. */

@@ -28,9 +28,6 @@ export interface DocumentSchema {
   inline?: true;
 }
 
-// ---- Errors (shared/http/errors.ts answers with these types) ---------------------------------------------
-
-/** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
 const ErrorObject = z.looseObject({
   code: z.string(),
   message: z.string(),
@@ -44,8 +41,6 @@ const ErrorBody = z.looseObject({
   errors: z.array(ErrorObject).check(z.minLength(1)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
-
-// ---- OAuth (what shared/auth answers must fit them: checked when they compile) ------------------------------
 
 const Jwks = z.object({
   keys: z.array(
@@ -89,8 +84,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // shared/auth types the answers in TypeScript; both must say the same.
 const _introspectionMatches: Same<z.infer<typeof IntrospectionResponse>, Introspection> = true;
 const _metadataMatches: Same<z.infer<typeof AuthorizationServerMetadataSchema>, AuthorizationServerMetadata> = true;
-
-// ---- The update actions, built from the domain's schemas ----------------------------------------
 
 type UpdateActionSchema = (typeof updateActions)[UpdateActionName]['schema'];
 const UpdateAction = z.discriminatedUnion('action', Object.values(updateActions).map((action) => action.schema) as [UpdateActionSchema, ...UpdateActionSchema[]]);
