@@ -14,14 +14,11 @@ import type { ParameterSpecs } from './parameters';
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'ANY'];
 
-/** A project-bound scope, by its name in shared/auth/scopes.ts: a token holds `<scope>:<projectKey>`. */
-export type ProjectScope = ProjectScopeName;
-
 export type Access =
   /** No token: the OAuth endpoints, the API reference and the not-found fallback. */
   | { kind: 'public' }
-  /** A token holding any one of these scopes for the path's projectKey; never an empty list. */
-  | { kind: 'project'; anyOf: readonly [ProjectScope, ...ProjectScope[]] };
+  /** A token holding `<scope>:<projectKey>` for any one of these scopes and the path's projectKey; never an empty list. */
+  | { kind: 'project'; anyOf: readonly [ProjectScopeName, ...ProjectScopeName[]] };
 
 /** The sections of the API reference (openapi.ts describes each, in order). */
 export type Tag = 'Resources' | 'Images' | 'Subscriptions' | 'Extensions' | 'OAuth' | 'API reference';
@@ -122,7 +119,6 @@ export interface FunctionDeclaration {
   filesBesideBundle?: readonly string[];
 }
 
-/** A function that serves routes of the API. */
 export interface EndpointDeclaration extends FunctionDeclaration {
   routes: readonly [RouteDeclaration, ...RouteDeclaration[]];
   /**

@@ -1,10 +1,10 @@
 import { createDocument, type oas31, type ZodOpenApiObject, type ZodOpenApiOperationObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import * as z from 'zod';
 import packageJson from '../../package.json' with { type: 'json' };
-import { PROJECT_SCOPE_NAMES } from '../auth/scopes';
+import { PROJECT_SCOPE_NAMES, type ProjectScopeName } from '../auth/scopes';
 import { errorResponses, type ErrorResponseName } from './contract/error-responses';
 import { documentSchemas, type DocumentSchema, type SchemaName } from './contract/schemas';
-import type { Content, EndpointDeclaration, PathParameterSpec, ProjectScope, ResponseSpec, RouteDeclaration, Tag } from './declaration';
+import type { Content, EndpointDeclaration, PathParameterSpec, ResponseSpec, RouteDeclaration, Tag } from './declaration';
 import { JsonValueSchema } from '../domain/extensions/binding';
 import { IDEMPOTENCY_RECORD_SECONDS } from '../domain/limits';
 import type { ParameterSpec, ScalarType } from './parameters';
@@ -35,7 +35,7 @@ const TAGS: Record<Tag, string> = {
 };
 
 /** What each project-bound scope opens (the document adds the operations that accept it). */
-const SCOPE_DESCRIPTIONS: Record<ProjectScope, string> = {
+const SCOPE_DESCRIPTIONS: Record<ProjectScopeName, string> = {
   manage_test: 'Read and write the resources of the project (everything but the image upload)',
   view_test: 'Read the resources of the project',
   manage_products: 'Upload images to the product variants of the project',
@@ -55,7 +55,10 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
     for (const [status, response] of Object.entries(route.responses) as [string, ResponseSpec][]) {
       responses[status] = {
         description: response.description,
-        headers: { 'X-Correlation-ID': CORRELATION_HEADER, ...describeHeaders(response.headers) },
+        headers: {
+          'X-Correlation-ID': CORRELATION_HEADER,
+          ...Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+        },
         ...(response.content && route.method !== 'HEAD' ? { content: content(response.content, response.example) } : {}),
       };
     }
@@ -95,15 +98,11 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
         { $ref: '#/components/parameters/X-Correlation-ID' },
         ...(idempotent ? [{ $ref: '#/components/parameters/Idempotency-Key' }] : []),
       ],
-      ...(route.request
-        ? {
-            requestBody: {
-              required: route.request.required,
-              ...(route.request.description ? { description: route.request.description } : {}),
-              content: content(route.request.content),
-            },
-          }
-        : {}),
+      requestBody: route.request && {
+        required: route.request.required,
+        ...(route.request.description ? { description: route.request.description } : {}),
+        content: content(route.request.content),
+      },
       responses,
       security: securityOf(route),
     };
@@ -171,8 +170,6 @@ export function serializeOpenApi(document: OpenApiDocument): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-// ---- Schemas ---------------------------------------------------------------------------------------
-
 const schemaNamed = (name: SchemaName): z.core.$ZodType => documentSchemas[name].schema;
 
 /**
@@ -208,26 +205,23 @@ function content(media: Content, example?: unknown) {
   );
 }
 
-// ---- Parameters, security, names ---------------------------------------------------------------------
-
 function pathParametersOf(route: RouteDeclaration): oas31.ParameterObject[] {
-  const declared: Readonly<Record<string, PathParameterSpec | undefined>> = route.pathParameters;
+  // checkEndpoint refused any declaration that leaves one of them undescribed.
+  const declared: Readonly<Record<string, PathParameterSpec>> = route.pathParameters;
   return [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
-    const described = declared[name!];
-    if (!described) throw new Error(`The path parameter ${name} of ${route.path} is not described by its declaration.`);
+    const { description, pattern, maxLength } = declared[name!]!;
     return {
       name: name!,
       in: 'path',
       required: true,
-      description: described.description,
-      schema: { type: 'string', ...(described.pattern ? { pattern: described.pattern } : {}), ...(described.maxLength ? { maxLength: described.maxLength } : {}) },
+      description,
+      schema: { type: 'string', ...(pattern ? { pattern } : {}), ...(maxLength ? { maxLength } : {}) },
     };
   });
 }
 
 function queryParameter(name: string, spec: ParameterSpec): oas31.ParameterObject {
-  const types = [spec.type].flat();
-  const alternatives = types.map((type) => scalarSchema(type, spec));
+  const alternatives = [spec.type].flat().map((type) => scalarSchema(type, spec));
   const one = alternatives.length === 1 ? alternatives[0]! : { anyOf: alternatives };
   return {
     name,
@@ -243,23 +237,15 @@ type ParameterSchema = oas31.SchemaObject & { contentSchema?: oas31.SchemaObject
 
 function scalarSchema(type: ScalarType, spec: ParameterSpec): ParameterSchema {
   const bounds = { ...(spec.min === undefined ? {} : { minimum: spec.min }), ...(spec.max === undefined ? {} : { maximum: spec.max }) };
-  switch (type) {
-    case 'string':
-      return { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) };
-    case 'number':
-    case 'integer':
-      return { type, ...bounds };
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'date-time':
-      return { type: 'string', format: 'date-time' };
-    case 'json':
-      return {
-        type: 'string',
-        contentMediaType: 'application/json',
-        contentSchema: spec.shape ? { $ref: `#/components/schemas/${spec.shape.name}` } : { type: 'object' },
-      };
-  }
+  const schemas: Record<ScalarType, ParameterSchema> = {
+    string: { type: 'string', ...(spec.maxLength === undefined ? {} : { maxLength: spec.maxLength }) },
+    number: { type: 'number', ...bounds },
+    integer: { type: 'integer', ...bounds },
+    boolean: { type: 'boolean' },
+    'date-time': { type: 'string', format: 'date-time' },
+    json: { type: 'string', contentMediaType: 'application/json', contentSchema: spec.shape ? { $ref: `#/components/schemas/${spec.shape.name}` } : { type: 'object' } },
+  };
+  return schemas[type];
 }
 
 function securityOf(route: RouteDeclaration): oas31.SecurityRequirementObject[] {
@@ -284,8 +270,7 @@ function scopeDescriptions(table: readonly ServedRoute[]): Record<string, string
 
 /** One answer for the errors of a route that share a status: each described, each with its example. */
 function errorsSharingStatus(names: readonly ErrorResponseName[]): ZodOpenApiResponseObject {
-  const schemaNames = new Set(names.map((name) => errorResponses[name].schema));
-  if (schemaNames.size > 1) throw new Error(`The errors ${names.join(', ')} share a status but not a schema.`);
+  if (new Set(names.map((name) => errorResponses[name].schema)).size > 1) throw new Error(`The errors ${names.join(', ')} share a status but not a schema.`);
   return {
     description: names.map((name) => errorResponses[name].description).join(' Or: '),
     headers: { 'X-Correlation-ID': CORRELATION_HEADER },
@@ -296,10 +281,6 @@ function errorsSharingStatus(names: readonly ErrorResponseName[]): ZodOpenApiRes
       },
     },
   };
-}
-
-function describeHeaders(headers: Readonly<Record<string, string>> | undefined): oas31.HeadersObject {
-  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
 }
 
 /** The endpoint's name in camelCase; endpoints serving several routes add the method and last segment. */

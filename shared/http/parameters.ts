@@ -59,15 +59,12 @@ export function checkParameters(specs: ParameterSpecs | undefined, query: QueryP
     const values = query.all(name);
     if (values.length === 0 && spec.required) throw invalidInput(`The query parameter '${name}' is required.`);
     if (values.length > 1 && !spec.repeatable) throw invalidInput(`The query parameter '${name}' may be given only once.`);
-    for (const value of values) checkValue(name, value, spec);
+    const types = [spec.type].flat();
+    const misfit = values.find((value) => !types.some((type) => fits(type, value, spec)));
+    if (misfit === undefined) continue;
+    const bounds = spec.maxLength === undefined ? rangeText({ min: spec.min, max: spec.max, integer: types.every((type) => type === 'integer') }) : ` of at most ${spec.maxLength} characters`;
+    throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${abbreviate(misfit, 60)}'.`);
   }
-}
-
-function checkValue(name: string, value: string, spec: ParameterSpec): void {
-  const types = [spec.type].flat();
-  if (types.some((type) => fits(type, value, spec))) return;
-  const bounds = spec.maxLength === undefined ? rangeText({ min: spec.min, max: spec.max, integer: types.every((type) => type === 'integer') }) : ` of at most ${spec.maxLength} characters`;
-  throw invalidInput(`The query parameter '${name}' must be ${types.map(describe).join(' or ')}${bounds}, got '${abbreviate(value, 60)}'.`);
 }
 
 function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
@@ -84,18 +81,21 @@ function fits(type: ScalarType, value: string, spec: ParameterSpec): boolean {
     case 'boolean':
       return value === 'true' || value === 'false';
     case 'date-time':
-      return ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value));
+      return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value));
     case 'json': {
-      const parsed = parseJson(value);
-      if (parsed === undefined || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        return false;
+      }
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
       return spec.shape ? spec.shape.accepts(parsed) : true;
     }
     default:
       return unknownKind(type, 'parameter type');
   }
 }
-
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 const describe = (type: ScalarType) =>
   ({
@@ -106,11 +106,3 @@ const describe = (type: ScalarType) =>
     'date-time': 'an ISO 8601 date-time',
     json: 'a JSON object of the declared shape',
   })[type];
-
-function parseJson(value: string): unknown {
-  try {
-    return JSON.parse(value);
-  } catch {
-    return undefined;
-  }
-}

@@ -6,12 +6,11 @@ import type { ErrorResponseName } from './error-responses';
 import type { SchemaName } from './schemas';
 
 /**
- * What several endpoint declarations share: access rules, body shorthands, path and query
- * parameters, answers and error lists. Plain data: a function bundles what its declaration uses of
- * it, and no schema but the one a `json` parameter is checked against, where it is declared.
+ * What several endpoint declarations share: access rules, body shorthands, the path parameters of
+ * many paths (an endpoint describes its own others), query parameters, answers and error lists.
+ * Plain data: a function bundles what its declaration uses of it, and no schema but the one a
+ * `json` parameter is checked against, where it is declared.
  */
-
-// ---- Who may call ------------------------------------------------------------------------------------
 
 export const READ: Access = { kind: 'project', anyOf: ['manage_test', 'view_test'] };
 export const MANAGE: Access = { kind: 'project', anyOf: ['manage_test'] };
@@ -20,21 +19,15 @@ export const PUBLIC: Access = { kind: 'public' };
 export const MANAGE_SUBSCRIPTIONS: Access = { kind: 'project', anyOf: ['manage_subscriptions'] };
 export const VIEW_SUBSCRIPTIONS: Access = { kind: 'project', anyOf: ['manage_subscriptions', 'view_subscriptions'] };
 
-// ---- Bodies, by their schema's name in the catalogue (schemas.ts) --------------------------------------
-
 export const json = (schema: SchemaName): Content => ({ 'application/json': schema });
 export const jsonBody = (schema: SchemaName): RequestSpec => ({ required: true, content: json(schema) });
 export const formBody = (schema: SchemaName): RequestSpec => ({ required: false, content: { 'application/x-www-form-urlencoded': schema } });
-
-// ---- Path parameters (an endpoint describes its own others) --------------------------------------------
 
 export const PROJECT_KEY: PathParameterSpec = {
   description: 'The project. A token opens a project through scopes bound to its key, e.g. `manage_test:<projectKey>`.',
 };
 export const RESOURCE_ID: PathParameterSpec = { description: 'The resource id; on GET, `key=<key>` instead reads the resource by its key.' };
 export const SUBSCRIPTION_ID: PathParameterSpec = { description: 'The subscription id, or `key=<key>` to name it by its key.' };
-
-// ---- Query parameters ------------------------------------------------------------------------------------
 
 /** The paged query of the commercetools family (GET and HEAD /{projectKey}/resource, GET …/sorted-query-parameters); `var.<name>` joins them. */
 export const PAGED_QUERY = {
@@ -74,8 +67,6 @@ export const IMAGE_TARGET_QUERY = {
 } as const satisfies ParameterSpecs;
 
 export const VAR_PARAMETERS = 'Predicates may use input variables: `var.<name>=<value>` (repeatable) is referred to as `:<name>` in `where`.';
-
-// ---- Answers and errors of the resource endpoints ---------------------------------------------------------
 
 export const RESOURCE: ResponseSpec = { description: 'The resource.', content: json('ObjectTestType') };
 export const CREATED: ResponseSpec = { description: 'Created: the new resource, version 1.', content: json('ObjectTestType') };

@@ -28,9 +28,6 @@ export interface DocumentSchema {
   inline?: true;
 }
 
-// ---- Errors (shared/http/errors.ts answers with these types) ---------------------------------------------
-
-/** One problem: a code, a message, and the details its code defines (`field`, `currentVersion`, ...). */
 const ErrorObject = z.looseObject({
   code: z.string(),
   message: z.string(),
@@ -44,8 +41,6 @@ const ErrorBody = z.looseObject({
   errors: z.array(ErrorObject).check(z.minLength(1)),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
-
-// ---- OAuth (what shared/auth answers must fit them: checked when they compile) ------------------------------
 
 const Jwks = z.object({
   keys: z.array(
@@ -90,10 +85,6 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const _introspectionMatches: Same<z.infer<typeof IntrospectionResponse>, Introspection> = true;
 const _metadataMatches: Same<z.infer<typeof AuthorizationServerMetadataSchema>, AuthorizationServerMetadata> = true;
 
-// ---- The update actions and pages, built from the domain's schemas ----------------------------------------
-
-const PagedQueryResult = pageOf(ObjectTestType);
-
 type UpdateActionSchema = (typeof updateActions)[UpdateActionName]['schema'];
 const UpdateAction = z.discriminatedUnion('action', Object.values(updateActions).map((action) => action.schema) as [UpdateActionSchema, ...UpdateActionSchema[]]);
 
@@ -117,7 +108,7 @@ export const documentSchemas = {
     description: "ObjectTestType itself (`{version, objectTypeProperty}`), as the `unionParameter` of GET /{projectKey}/resource takes it.",
   },
   ArrayTestType: { schema: ArrayTestType, description: "ArrayTestType; every field optional, but constrained when present." },
-  PagedQueryResult: { schema: PagedQueryResult, description: 'A page of resources.' },
+  PagedQueryResult: { schema: pageOf(ObjectTestType), description: 'A page of resources.' },
   UpdateAction: {
     schema: UpdateAction,
     description: "One update action; `setKey` (this service's addition) sets the key, or removes it without `key`.",
