@@ -16,9 +16,8 @@ export interface ChangeStreamOptions {
   /** Where each shard's position is kept (an item per consumer and shard: `pk = STREAM_POSITION#<consumer>`). */
   table: { db: DynamoDBDocumentClient; tableName: string };
   consume: ConsumeBatch;
-  /** Runs between polls (the retrier of parked notifications), at most every `retryEveryMs`. */
-  retry?: () => Promise<unknown>;
-  retryEveryMs?: number;
+  /** Runs between polls (the retrier of parked notifications), at most every `everyMs`. */
+  retry?: { run: () => Promise<unknown>; everyMs: number };
 }
 
 /**
@@ -77,9 +76,9 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
       if (finished.has(shard.ShardId!) || (parent && listed.has(parent) && !finished.has(parent))) continue;
       await pollShard(shard.ShardId!);
     }
-    if (options.retry && Date.now() - lastRetry >= (options.retryEveryMs ?? 1_000)) {
+    if (options.retry && Date.now() - lastRetry >= options.retry.everyMs) {
       lastRetry = Date.now();
-      await options.retry();
+      await options.retry.run();
     }
   }
 

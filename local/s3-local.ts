@@ -38,9 +38,5 @@ export async function startS3Local(options: {
   // A CORS rule of an earlier start stays in the data directory unless removed.
   if (!options.corsOrigins?.length) await server.store.deleteSubresource(options.pendingBucket, undefined, 'cors');
   const endpoint = `http://127.0.0.1:${options.port}`;
-  return {
-    endpoint,
-    bucketUrl: `${endpoint}/${options.bucket}`,
-    stop: () => server.close(),
-  };
+  return { endpoint, bucketUrl: `${endpoint}/${options.bucket}`, stop: () => server.close() };
 }

@@ -198,8 +198,7 @@ async function startChangeStreams(endpoint: string, streamArn: string, onDeliver
       ...stream,
       consumer: deliverChanges.name,
       consume: ((event) => asFunction(deliverChanges, () => deliver(event))) as ConsumeBatch,
-      retry: () => asFunction(deliverChanges, () => deliver({})),
-      retryEveryMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs),
+      retry: { run: () => asFunction(deliverChanges, () => deliver({})), everyMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs) },
     }),
     startChangeStream({
       ...stream,
@@ -211,9 +210,7 @@ async function startChangeStreams(endpoint: string, streamArn: string, onDeliver
 
 async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {
   const { clientStore } = await import('../shared/composition-root');
-  const scopes = devClient.projectKeys.flatMap((project) =>
-    PROJECT_SCOPE_NAMES.map((scope) => `${scope}:${project}`),
-  );
+  const scopes = devClient.projectKeys.flatMap((project) => PROJECT_SCOPE_NAMES.map((scope) => `${scope}:${project}`));
   await clientStore().put({
     clientId: devClient.clientId,
     name: 'local development client',

@@ -33,9 +33,7 @@ Development client (local only)
   scopes         ${scopes.join(' ')}
 
 ${EXAMPLE_CALLS_HEADING}
-${exampleCalls(facts)
-  .map((line) => `  ${line}`)
-  .join('\n')}
+${exampleCalls(facts).map((line) => `  ${line}`).join('\n')}
 
 Ctrl-C stops it; data stays in ${facts.dataDir} for the next start.
 `;
