@@ -1,6 +1,7 @@
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
+const POLL_EVERY_MS = 100;
 /** The longest wait before polling again after failures: an engine back up is read from within this. */
 const FAILED_POLL_MAX_WAIT_MS = 2_000;
 
@@ -15,10 +16,8 @@ export interface ChangeStreamOptions {
   /** Where each shard's position is kept (an item per consumer and shard: `pk = STREAM_POSITION#<consumer>`). */
   table: { db: DynamoDBDocumentClient; tableName: string };
   consume: ConsumeBatch;
-  /** Runs between polls (the retrier of parked notifications), at most every `retryEveryMs`. */
-  retry?: () => Promise<unknown>;
-  retryEveryMs?: number;
-  pollEveryMs?: number;
+  /** Runs between polls (the retrier of parked notifications), at most every `everyMs`. */
+  retry?: { run: () => Promise<unknown>; everyMs: number };
 }
 
 /**
@@ -77,13 +76,12 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
       if (finished.has(shard.ShardId!) || (parent && listed.has(parent) && !finished.has(parent))) continue;
       await pollShard(shard.ShardId!);
     }
-    if (options.retry && Date.now() - lastRetry >= (options.retryEveryMs ?? 1_000)) {
+    if (options.retry && Date.now() - lastRetry >= options.retry.everyMs) {
       lastRetry = Date.now();
-      await options.retry();
+      await options.retry.run();
     }
   }
 
-  const pollEveryMs = options.pollEveryMs ?? 100;
   const running = (async () => {
     // Failures in a row: the wait after one doubles, up to FAILED_POLL_MAX_WAIT_MS.
     let failures = 0;
@@ -97,7 +95,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
           if (!stopped) console.error(`change stream (${options.consumer}): ${String(error)}`);
         },
       );
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pollEveryMs * 2 ** failures, Math.max(pollEveryMs, FAILED_POLL_MAX_WAIT_MS))));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_EVERY_MS * 2 ** failures, FAILED_POLL_MAX_WAIT_MS)));
     }
   })();
   return {

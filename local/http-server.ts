@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { LOCAL_HEADER_LIMIT_BYTES } from '../shared/domain/limits';
@@ -142,7 +142,7 @@ function answerUnparsed(gateway: Gateway, error: ParserError, socket: Duplex): v
   // answer, and clients fail on them. Headers only, with content-length 0, as `send` answers HEAD.
   const body = methodOfRawRequest(error.rawPacket) === 'HEAD' ? '' : JSON.stringify(refused.body);
   const head = [
-    `HTTP/1.1 ${refused.statusCode} ${STATUS_TEXT[refused.statusCode] ?? 'Bad Request'}`,
+    `HTTP/1.1 ${refused.statusCode} ${STATUS_CODES[refused.statusCode]}`,
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     `${CORRELATION_ID_HEADER}: ${correlationIdOf(undefined)}`,
@@ -151,8 +151,6 @@ function answerUnparsed(gateway: Gateway, error: ParserError, socket: Duplex): v
   ];
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
-
-const STATUS_TEXT: Record<number, string> = { 404: 'Not Found', 405: 'Method Not Allowed', 431: 'Request Header Fields Too Large' };
 
 /**
  * The method of a refused request, when the bytes the parser stopped on begin with its request

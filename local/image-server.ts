@@ -1,5 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { listen } from './port-probe';
 
 /** The headers of an S3 answer an image reader gets (CloudFront passes the same). */
 const PASSED_HEADERS = ['content-type', 'content-length', 'cache-control', 'etag', 'last-modified', 'accept-ranges', 'content-range'];
@@ -23,12 +24,13 @@ export interface RunningImageServer {
  */
 export async function startImageServer(options: { bucketUrl: string; host: string }): Promise<RunningImageServer> {
   const server = createServer((request, response) => void serve(options.bucketUrl, request, response));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, options.host, () => resolve());
-  });
+  await listen(server, 0, options.host);
   const { port } = server.address() as AddressInfo;
-  return { url: `http://${options.host}:${port}`, stop: () => close(server) };
+  const stop = async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return { url: `http://${options.host}:${port}`, stop };
 }
 
 async function serve(bucketUrl: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -64,9 +66,4 @@ function decodeURIComponentSafe(text: string): string {
   } catch {
     return text;
   }
-}
-
-function close(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

@@ -33,13 +33,6 @@ export interface GatewayRequest {
   sourceIp?: string;
 }
 
-/** What routing decided for a request: the event's route key and path parameters. */
-export interface RoutedRequest {
-  requestId: string;
-  routeKey: string;
-  pathParameters?: Record<string, string>;
-}
-
 /**
  * The path and raw query of a request target, split as API Gateway does: at the first `?`, with
  * nothing normalised (a WHATWG URL would read `/\\` as an authority and refuse or rewrite it).
@@ -53,8 +46,12 @@ export function requestTarget(target: string): { pathname: string; query: string
 /** Content types API Gateway passes as text; every other body arrives base64-encoded. */
 const TEXT_CONTENT = /^(text\/|application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml|javascript))/i;
 
-/** The payload 2.0 event of a routed request. */
-export function routeEvent(request: GatewayRequest, url: { pathname: string; query: string }, routing: RoutedRequest): APIGatewayProxyEventV2 {
+/** The payload 2.0 event of a request, with what routing decided: its route key and path parameters. */
+export function routeEvent(
+  request: GatewayRequest,
+  url: { pathname: string; query: string },
+  routing: { requestId: string; routeKey: string; pathParameters?: Record<string, string> },
+): APIGatewayProxyEventV2 {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && name !== 'cookie') headers[name] = headerValue(value)!;
@@ -106,13 +103,11 @@ export function authorizerEvent(event: APIGatewayProxyEventV2, identity: string)
   return { ...event, cookies: event.cookies ?? [], type: 'REQUEST', routeArn, identitySource: [identity] };
 }
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-const twoDigits = (value: number) => (value < 10 ? `0${value}` : `${value}`);
-
 /** `requestContext.time` as API Gateway writes it: `23/Nov/2026:17:30:05 +0000`. */
 export function requestTime(now: Date): string {
-  const date = `${twoDigits(now.getUTCDate())}/${MONTHS[now.getUTCMonth()]}/${now.getUTCFullYear()}`;
-  return `${date}:${twoDigits(now.getUTCHours())}:${twoDigits(now.getUTCMinutes())}:${twoDigits(now.getUTCSeconds())} +0000`;
+  // toUTCString: `Mon, 23 Nov 2026 17:30:05 GMT`, the day two digits.
+  const [, day, month, year, time] = now.toUTCString().split(' ');
+  return `${day}/${month}/${year}:${time} +0000`;
 }
 
 /** A header's value as one string: repeated headers joined with commas, as API Gateway joins them. */

@@ -4,10 +4,7 @@
  * taken, 8 the S3 emulator's port taken, 9 LOCAL_CLIENT_ID not a client id, 10 PostgreSQL failed, 11 PostgreSQL's port taken (README, "Configuration").
  */
 export class LocalStartError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number,
-  ) {
+  constructor(message: string, readonly exitCode: number) {
     super(message);
   }
 }

@@ -1,11 +1,24 @@
-import { connect, createServer } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
+import { LocalStartError } from './local-start-error';
 
 /**
- * Whether something on this machine already serves `port`: it accepts a connection on loopback,
- * or the port cannot be bound on all interfaces. An engine started on such a port would fail to
- * bind while its readiness check is answered by the other program (another `npm start`'s engine).
+ * Refuses to start an engine on a port something already serves: the engine would fail to bind
+ * while its readiness check is answered by the other program (another `npm start`'s engine).
  */
-export async function portInUse(port: number): Promise<boolean> {
+export async function ensureEnginePortFree(port: number, engine: string, setting: string, exitCode: number): Promise<void> {
+  if (await portInUse(port)) {
+    throw new LocalStartError(
+      `Port ${port} for ${engine} is already in use (another npm start?). Stop what uses it, or set ${setting} to another port or leave it unset.`,
+      exitCode,
+    );
+  }
+}
+
+/**
+ * Whether something on this machine already serves `port`: it accepts a connection on loopback, or the
+ * port cannot be bound on all interfaces.
+ */
+async function portInUse(port: number): Promise<boolean> {
   return (await answersOnLoopback(port)) || !(await canBind(port));
 }
 
@@ -29,4 +42,24 @@ function canBind(port: number): Promise<boolean> {
     probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' ? done(false) : fail(error)));
     probe.listen(port, () => probe.close(() => done(true)));
   });
+}
+
+/** Listens on `port` of `host`, or fails with what stops it (EADDRINUSE). */
+export function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      done();
+    });
+  });
+}
+
+/** A port free on loopback now, for an engine given none. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await listen(probe, 0, '127.0.0.1');
+  const { port } = probe.address() as { port: number };
+  await new Promise((done) => probe.close(done));
+  return port;
 }

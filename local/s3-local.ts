@@ -2,8 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
-import { LocalStartError } from './local-start-error';
-import { portInUse } from './port-probe';
+import { ensureEnginePortFree } from './port-probe';
 import { uploadCorsXml } from './cors';
 
 export interface RunningS3 {
@@ -21,12 +20,7 @@ export async function startS3Local(options: {
   pendingBucket: string;
   corsOrigins?: readonly string[];
 }): Promise<RunningS3> {
-  if (await portInUse(options.port)) {
-    throw new LocalStartError(
-      `Port ${options.port} for the S3 emulator is already in use (another npm start?). Stop what uses it, or set S3_LOCAL_PORT to another port or leave it unset.`,
-      8,
-    );
-  }
+  await ensureEnginePortFree(options.port, 'the S3 emulator', 'S3_LOCAL_PORT', 8);
   const directory = resolve(options.dataDir, 's3');
   await mkdir(directory, { recursive: true });
   const server = new S3rver({
@@ -44,9 +38,5 @@ export async function startS3Local(options: {
   // A CORS rule of an earlier start stays in the data directory unless removed.
   if (!options.corsOrigins?.length) await server.store.deleteSubresource(options.pendingBucket, undefined, 'cors');
   const endpoint = `http://127.0.0.1:${options.port}`;
-  return {
-    endpoint,
-    bucketUrl: `${endpoint}/${options.bucket}`,
-    stop: () => server.close(),
-  };
+  return { endpoint, bucketUrl: `${endpoint}/${options.bucket}`, stop: () => server.close() };
 }

@@ -1,10 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { access, constants, mkdir, writeFile } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import { hashSecret, isClientId } from '../shared/auth/client-secrets';
 import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
-import type { EndpointDeclaration } from '../shared/http/declaration';
 import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
 import { endpoints, fallback } from '../functions/endpoints';
 import { deliverChanges } from '../functions/deliver-changes/function';
@@ -17,14 +17,14 @@ import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
-import { startPostgresLocal } from './postgres-local';
-import { startS3Local } from './s3-local';
+import { startPostgresLocal, type RunningPostgres } from './postgres-local';
+import { startS3Local, type RunningS3 } from './s3-local';
 import { createGateway } from './gateway';
 import type { AuthorizerHandler, RouteHandler } from './lambda-events';
 import { gatewayServer, type AnsweredRequest } from './http-server';
 import { LocalStartError } from './local-start-error';
+import { freePort, listen } from './port-probe';
 import { asFunction, enforceTableGrants } from './table-access';
-import { ensureLocalSigningKey } from './signing-key';
 
 export interface LocalStackOptions {
   port: number;
@@ -44,7 +44,7 @@ export interface LocalStack {
   url: string;
   dynamoDbEndpoint: string;
   s3Endpoint: string;
-  /** PostgreSQL, the search engine: host and port. */
+  /** PostgreSQL, the search engine: host and port (its URL holds a password). */
   searchEngine: string;
   /** The local image CDN (IMAGE_BASE_URL). */
   imageBaseUrl: string;
@@ -74,25 +74,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   progress('starting DynamoDB Local');
   const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
-  progress('starting the S3 emulator');
-  const s3 = await startS3Local({
-    dataDir,
-    port: options.s3Port ?? (await freePort()),
-    bucket: LOCAL_IMAGES_BUCKET,
-    pendingBucket: LOCAL_IMAGE_UPLOADS_BUCKET,
-    corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
-  }).catch(
-    async (error: unknown) => {
-      await dynamoDb.stop();
-      throw error;
-    },
-  );
+  let s3: RunningS3 | undefined;
   let imageServer: RunningImageServer | undefined;
-  let postgres: Awaited<ReturnType<typeof startPostgresLocal>> | undefined;
+  let postgres: RunningPostgres | undefined;
   const stopEngines = async () => {
-    await Promise.allSettled([dynamoDb.stop(), s3.stop(), imageServer?.stop(), postgres?.stop()]);
+    await Promise.allSettled([dynamoDb.stop(), s3?.stop(), imageServer?.stop(), postgres?.stop()]);
   };
   try {
+    progress('starting the S3 emulator');
+    s3 = await startS3Local({
+      dataDir,
+      port: options.s3Port ?? (await freePort()),
+      bucket: LOCAL_IMAGES_BUCKET,
+      pendingBucket: LOCAL_IMAGE_UPLOADS_BUCKET,
+      corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
+    });
     progress('starting PostgreSQL (search)');
     postgres = await startPostgresLocal({ dataDir, port: options.postgresPort ?? (await freePort()) });
     // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
@@ -134,7 +130,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const server = gatewayServer(await createLocalGateway(), options.onAnswered);
     await listen(server, options.port, options.host);
     progress('starting the change stream');
-    const changeStreams = [await startDeliveries(dynamoDb.endpoint, streamArn, options.onDelivered), await startIndexing(dynamoDb.endpoint, streamArn)];
+    const changeStreams = await startChangeStreams(dynamoDb.endpoint, streamArn, options.onDelivered);
 
     return {
       url,
@@ -162,7 +158,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
  * the environment, so set it first (startLocalStack does; in-process tests do it themselves).
  */
 export async function createLocalGateway() {
-  const handlers = await loadHandlers([...endpoints, fallback]);
+  // Every endpoint's handler imported once, as Lambda would at cold start.
+  const handlers = new Map(
+    await Promise.all(
+      [...endpoints, fallback].map(async (endpoint) => {
+        const handler = (await import(`../functions/${endpoint.name}/handler.ts`)).handler as RouteHandler;
+        return [endpoint, ((event, context) => asFunction(endpoint, () => handler(event, context))) as RouteHandler] as const;
+      }),
+    ),
+  );
   // Each function reaches the table only as its declared permissions let it in AWS (IAM's rules).
   enforceTableGrants((await import('../shared/composition-root')).dynamoDb());
   const authorizer = (await import('../functions/authorizer/handler')).handler as AuthorizerHandler;
@@ -177,59 +181,36 @@ export async function createLocalGateway() {
 }
 
 /**
- * The subscriptions' deliveries: the table's stream read as the event source mapping does in AWS,
- * into the consumer's handler, and its retrier on a timer (every second, or the first retry delay
- * when shorter), each run with the consumer's table grants.
+ * The table's stream, read as the stack's two event source mappings read it in AWS, each consumer
+ * from positions of its own (a slow index never delays a notification, and the reverse) and run
+ * with its table grants: the subscriptions' deliveries, with their retrier on a timer (every
+ * second, or the first retry delay when shorter), and the search index's feed.
  */
-async function startDeliveries(endpoint: string, streamArn: string, onDelivered: LocalStackOptions['onDelivered']) {
-  const { handler } = await import('../functions/deliver-changes/handler');
+async function startChangeStreams(endpoint: string, streamArn: string, onDelivered: LocalStackOptions['onDelivered']) {
+  const deliver = (await import('../functions/deliver-changes/handler')).handler;
+  const index = (await import('../functions/index-changes/handler')).handler;
   const { dynamoDb, subscriptionDelivery } = await import('../shared/composition-root');
   const { config } = await import('../shared/config');
   subscriptionDelivery().onDelivered = onDelivered;
-  return startChangeStream({
-    consumer: deliverChanges.name,
-    streamsEndpoint: endpoint,
-    streamArn,
-    table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
-    consume: ((event) => asFunction(deliverChanges, () => handler(event))) as ConsumeBatch,
-    retry: () => asFunction(deliverChanges, () => handler({})),
-    retryEveryMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs),
-  });
-}
-
-/**
- * The search index's feed: the same stream read a second time, from positions of its own, into the
- * indexer's handler, as the stack's second event source mapping does (a slow index never delays a
- * notification, and the reverse).
- */
-async function startIndexing(endpoint: string, streamArn: string) {
-  const { handler } = await import('../functions/index-changes/handler');
-  const { dynamoDb } = await import('../shared/composition-root');
-  return startChangeStream({
-    consumer: indexChanges.name,
-    streamsEndpoint: endpoint,
-    streamArn,
-    table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME },
-    consume: (event) => asFunction(indexChanges, () => handler({ Records: event.Records as StreamRecord[] })),
-  });
-}
-
-/** Imports every endpoint's handler once, as Lambda would at cold start. */
-async function loadHandlers(served: readonly EndpointDeclaration[]): Promise<Map<EndpointDeclaration, RouteHandler>> {
-  const entries = await Promise.all(
-    served.map(async (endpoint) => {
-      const handler = (await import(`../functions/${endpoint.name}/handler.ts`)).handler as RouteHandler;
-      return [endpoint, ((event, context) => asFunction(endpoint, () => handler(event, context))) as RouteHandler] as const;
+  const stream = { streamsEndpoint: endpoint, streamArn, table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME } };
+  return [
+    startChangeStream({
+      ...stream,
+      consumer: deliverChanges.name,
+      consume: ((event) => asFunction(deliverChanges, () => deliver(event))) as ConsumeBatch,
+      retry: { run: () => asFunction(deliverChanges, () => deliver({})), everyMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs) },
     }),
-  );
-  return new Map(entries);
+    startChangeStream({
+      ...stream,
+      consumer: indexChanges.name,
+      consume: (event) => asFunction(indexChanges, () => index({ Records: event.Records as StreamRecord[] })),
+    }),
+  ];
 }
 
 async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {
   const { clientStore } = await import('../shared/composition-root');
-  const scopes = devClient.projectKeys.flatMap((project) =>
-    PROJECT_SCOPE_NAMES.map((scope) => `${scope}:${project}`),
-  );
+  const scopes = devClient.projectKeys.flatMap((project) => PROJECT_SCOPE_NAMES.map((scope) => `${scope}:${project}`));
   await clientStore().put({
     clientId: devClient.clientId,
     name: 'local development client',
@@ -238,6 +219,16 @@ async function registerDevClient(devClient: LocalStackOptions['devClient']): Pro
     createdAt: new Date().toISOString(),
   });
   return scopes;
+}
+
+/** The local token signing key: made once under the data dir, so tokens survive restarts. */
+async function ensureLocalSigningKey(dataDir: string): Promise<string> {
+  const file = resolve(dataDir, 'signing-key.pem');
+  if (!existsSync(file)) {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await writeFile(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
+  }
+  return file;
 }
 
 async function ensureWritable(dataDir: string): Promise<void> {
@@ -257,22 +248,4 @@ async function ensurePortFree(port: number, host: string): Promise<void> {
   } catch {
     throw new LocalStartError(`Port ${port} is already in use. Stop what uses it, or set PORT to another port.`, 6);
   }
-}
-
-function listen(server: Server | ReturnType<typeof createNetServer>, port: number, host: string): Promise<void> {
-  return new Promise((done, fail) => {
-    server.once('error', fail);
-    server.listen(port, host, () => {
-      server.off('error', fail);
-      done();
-    });
-  });
-}
-
-async function freePort(): Promise<number> {
-  const probe = createNetServer();
-  await listen(probe, 0, '127.0.0.1');
-  const { port } = probe.address() as { port: number };
-  await new Promise((done) => probe.close(done));
-  return port;
 }

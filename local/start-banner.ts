@@ -1,19 +1,13 @@
+import type { LocalStack } from './stack';
+
 /** What `npm start` prints once the stack runs. */
-export interface StartBannerFacts {
-  url: string;
-  dynamoDbEndpoint: string;
-  tableName: string;
-  s3Endpoint: string;
-  /** PostgreSQL, the search engine: host and port (its URL holds a password). */
-  searchEngine: string;
+export interface StartBannerFacts extends Pick<LocalStack, 'url' | 'dynamoDbEndpoint' | 'tableName' | 's3Endpoint' | 'searchEngine' | 'imageBaseUrl'> {
   dataDir: string;
   devClient: { clientId: string; clientSecret: string; scopes: string[] };
   /** The project the example calls use. */
   project: string;
   /** CORS_ORIGINS as set, if at all. */
   corsOrigins?: string;
-  /** Where the local image server (the CDN's stand-in) serves images. */
-  imageBaseUrl: string;
 }
 
 /** The heading above the example calls; a test runs the lines below it exactly as printed. */
@@ -39,9 +33,7 @@ Development client (local only)
   scopes         ${scopes.join(' ')}
 
 ${EXAMPLE_CALLS_HEADING}
-${exampleCalls(facts)
-  .map((line) => `  ${line}`)
-  .join('\n')}
+${exampleCalls(facts).map((line) => `  ${line}`).join('\n')}
 
 Ctrl-C stops it; data stays in ${facts.dataDir} for the next start.
 `;

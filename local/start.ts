@@ -30,15 +30,13 @@ try {
     onDelivered: (subscription, { notificationType, projectKey, resource, version }) =>
       console.log(`${new Date().toISOString().slice(11, 23)} ${notificationType} ${projectKey}/${resource.id} v${version} → subscription ${subscription.key ?? subscription.id}`),
   });
-  const { clientId, clientSecret, projectKeys } = settings.devClient;
   console.log(
     startBanner({
       ...stack,
       dataDir: settings.dataDir,
-      devClient: { clientId, clientSecret, scopes: stack.devClientScopes },
-      project: projectKeys[0] ?? 'demo',
+      devClient: { ...settings.devClient, scopes: stack.devClientScopes },
+      project: settings.devClient.projectKeys[0] ?? 'demo',
       corsOrigins: process.env.CORS_ORIGINS,
-      imageBaseUrl: stack.imageBaseUrl,
     }),
   );
 

@@ -60,27 +60,23 @@ type Input = Record<string, any>; // eslint-disable-line @typescript-eslint/no-e
 /** The IAM actions a command needs, each with the partition key it touches (a transaction's parts are authorized one by one). */
 function accessesOf(command: string, input: Input): Access[] {
   const name = command.replace(/Command$/, '');
-  const action = (verb: string) => `dynamodb:${verb}`;
-  switch (name) {
+  const action = (operation: string) => `dynamodb:${operation}`;
+  // The document client's commands drop the low-level ones' `Item`/`Items`: `Get` is `GetItem`.
+  const verb = name.replace(/Items?$/, '');
+  switch (verb) {
     case 'Get':
-    case 'GetItem':
     case 'Delete':
-    case 'DeleteItem':
     case 'Update':
-    case 'UpdateItem':
-      return [{ action: action(itemAction(name)), partitionKey: pkOf(input.Key), request: input }];
+      return [{ action: action(`${verb}Item`), partitionKey: pkOf(input.Key), request: input }];
     case 'Put':
-    case 'PutItem':
       return [{ action: action('PutItem'), partitionKey: pkOf(input.Item), request: input }];
     case 'Query':
       return [{ action: action('Query'), partitionKey: queriedPartition(input), request: input }];
     case 'BatchGet':
-    case 'BatchGetItem':
       return Object.values<Input>(input.RequestItems ?? {}).flatMap((request) =>
         (request.Keys ?? []).map((key: Input) => ({ action: action('BatchGetItem'), partitionKey: pkOf(key), request: { ...request, Key: key } })),
       );
     case 'BatchWrite':
-    case 'BatchWriteItem':
       return Object.values<Input[]>(input.RequestItems ?? {}).flatMap((requests) =>
         requests.map((request) => ({
           action: action('BatchWriteItem'),
@@ -89,7 +85,6 @@ function accessesOf(command: string, input: Input): Access[] {
         })),
       );
     case 'TransactWrite':
-    case 'TransactWriteItems':
       return (input.TransactItems ?? []).map((part: Input) => {
         if (part.Put) return { action: action('PutItem'), partitionKey: pkOf(part.Put.Item), request: part.Put };
         if (part.Update) return { action: action('UpdateItem'), partitionKey: pkOf(part.Update.Key), request: part.Update };
@@ -97,7 +92,6 @@ function accessesOf(command: string, input: Input): Access[] {
         return { action: action('ConditionCheckItem'), partitionKey: pkOf(part.ConditionCheck?.Key), request: part.ConditionCheck ?? {} };
       });
     case 'TransactGet':
-    case 'TransactGetItems':
       return (input.TransactItems ?? []).map((part: Input) => ({ action: action('GetItem'), partitionKey: pkOf(part.Get?.Key), request: part.Get ?? {} }));
     default:
       // Scan, and anything else a function has no grant for: no partition key to hold it to.
@@ -111,8 +105,6 @@ interface Access {
   /** The request, or the part of a batch or transaction, that the action is for. */
   request: Input;
 }
-
-const itemAction = (name: string) => (name.endsWith('Item') ? name : `${name}Item`);
 
 /** The partition key of a key or item, in the document client's native form or the low-level `{ S: … }`. */
 function pkOf(keyOrItem: Input | undefined): string | undefined {
