@@ -108,14 +108,16 @@ export function buildOpenApiDocument(endpoints: readonly EndpointDeclaration[], 
     };
   }
 
+  // `summary` is OpenAPI 3.1's; the library writes it, though its types know only 3.0's info fields.
+  const info = {
+    title: 'Generic Resource Service',
+    version: packageJson.version,
+    summary: 'A project-scoped HTTP API of the commercetools family: the `resource` collection of each project.',
+    description: introduction(fallback),
+  };
   const document: ZodOpenApiObject = {
     openapi: '3.1.0',
-    info: {
-      title: 'Generic Resource Service',
-      version: packageJson.version,
-      summary: 'A project-scoped HTTP API of the commercetools family: the `resource` collection of each project.',
-      description: introduction(fallback),
-    },
+    info,
     servers: [{ url: '/', description: 'The origin that serves this document' }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
