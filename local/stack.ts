@@ -90,7 +90,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
     });
     progress('starting PostgreSQL (search)');
-    postgres = await startPostgresLocal({ dataDir, port: options.postgresPort ?? (await freePort()) });
+    postgres = await startPostgresLocal({ dataDir, port: options.postgresPort ?? (await freePort()), onNotice: progress });
     // The local image CDN: serves the images bucket only, with the headers CloudFront adds.
     imageServer = await startImageServer({ bucketUrl: s3.bucketUrl, host: '127.0.0.1' });
     const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
