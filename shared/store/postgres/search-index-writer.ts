@@ -3,7 +3,7 @@ import { resourceJsonSchema } from '../../domain/resource-fields';
 import { FieldCatalog, letters, projectResource, type ProjectedValue, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
 import { SEARCH_SCHEMA } from './search-schema';
-import { MAX_WORD_LENGTH, occurrencesOf, signatureOf } from './text-search';
+import { digitsOf, MAX_WORD_LENGTH, occurrencesOf, signatureOf } from './text-search';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource
@@ -32,11 +32,11 @@ const INSERT_POSTINGS = `
   INSERT INTO search_postings (project_key, word, seq, occurrences)
   SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])`;
 const INSERT_VALUES = `
-  INSERT INTO search_values (project_key, seq, field, number, text, occurrences)
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::int[])`;
+  INSERT INTO search_values (project_key, seq, field, number, text, occurrences, smallest, previous)
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::int[], $7::bool[], $8::float8[])`;
 const INSERT_WORDS = `
-  INSERT INTO search_words (project_key, word, length, signature)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[])
+  INSERT INTO search_words (project_key, word, length, digits, signature)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::bigint[])
   ON CONFLICT DO NOTHING`;
 
 type Put = Extract<IndexChange, { kind: 'put' }>;
@@ -119,27 +119,52 @@ interface Indexed {
   projection: ResourceProjection;
 }
 
-/** Each resource's distinct values per field, with how often it holds each (range facets count them all). */
+/**
+ * Each resource's distinct values per field, with how often it holds each (range facets count them
+ * all), in ascending order per field: the smallest marked, each number with the one before it.
+ */
 async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
-  const columns: [string[], string[], string[], (number | null)[], (string | null)[], number[]] = [[], [], [], [], [], []];
+  const columns: [string[], string[], string[], (number | null)[], (string | null)[], number[], boolean[], (number | null)[]] = [[], [], [], [], [], [], [], []];
   for (const { projectKey, seq, projection } of indexed) {
-    const distinct = new Map<string, { value: ProjectedValue; occurrences: number }>();
-    for (const value of projection.values) {
-      const key = JSON.stringify([value.field, value.number, value.text]);
-      const entry = distinct.get(key);
-      if (entry) entry.occurrences++;
-      else distinct.set(key, { value, occurrences: 1 });
-    }
-    for (const { value, occurrences } of distinct.values()) {
-      columns[0].push(projectKey);
-      columns[1].push(seq);
-      columns[2].push(value.field);
-      columns[3].push(value.number ?? null);
-      columns[4].push(value.text ?? null);
-      columns[5].push(occurrences);
+    for (const values of distinctValuesByField(projection.values)) {
+      values.forEach(({ value, occurrences }, index) => {
+        const before = index > 0 ? values[index - 1]!.value : undefined;
+        const smallest = kindOf(value) !== 'presence' && (before === undefined || kindOf(before) !== kindOf(value));
+        columns[0].push(projectKey);
+        columns[1].push(seq);
+        columns[2].push(value.field);
+        columns[3].push(value.number ?? null);
+        columns[4].push(value.text ?? null);
+        columns[5].push(occurrences);
+        columns[6].push(smallest);
+        columns[7].push(value.number !== undefined && !smallest ? before!.number! : null);
+      });
     }
   }
   if (columns[0].length > 0) await client.query(INSERT_VALUES, columns);
+}
+
+/** Per field, its distinct values with their occurrences: numbers ascending, then texts, then the presence entry (neither). */
+function distinctValuesByField(values: readonly ProjectedValue[]): { value: ProjectedValue; occurrences: number }[][] {
+  const byField = new Map<string, Map<string, { value: ProjectedValue; occurrences: number }>>();
+  for (const value of values) {
+    const distinct = byField.get(value.field) ?? new Map<string, { value: ProjectedValue; occurrences: number }>();
+    byField.set(value.field, distinct);
+    const key = JSON.stringify([value.number, value.text]);
+    const entry = distinct.get(key);
+    if (entry) entry.occurrences++;
+    else distinct.set(key, { value, occurrences: 1 });
+  }
+  return [...byField.values()].map((distinct) => [...distinct.values()].sort((a, b) => ascending(a.value, b.value)));
+}
+
+const KINDS = ['number', 'text', 'presence'] as const;
+const kindOf = (value: ProjectedValue) => (value.number !== undefined ? 'number' : value.text !== undefined ? 'text' : 'presence');
+
+function ascending(a: ProjectedValue, b: ProjectedValue): number {
+  if (kindOf(a) !== kindOf(b)) return KINDS.indexOf(kindOf(a)) - KINDS.indexOf(kindOf(b));
+  if (a.number !== undefined) return a.number - b.number!;
+  return a.text === b.text ? 0 : a.text! < b.text! ? -1 : 1;
 }
 
 async function insertPostings(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
@@ -170,6 +195,7 @@ async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): 
     sorted.map((entry) => entry.projectKey),
     sorted.map((entry) => entry.word),
     sorted.map((entry) => entry.length),
+    sorted.map((entry) => digitsOf(entry.word)),
     sorted.map((entry) => signatureOf(entry.word)),
   ]);
 }

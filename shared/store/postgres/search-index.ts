@@ -15,7 +15,7 @@ import {
 import type { SearchHits, SearchIndex, SearchPage } from '../search-index';
 import { answeredBy, isUnanswered } from './engine-errors';
 import { TEXT_PREFIX_LENGTH } from './search-schema';
-import { indexedWord, MAX_WORD_LENGTH, signatureOf } from './text-search';
+import { digitsOf, indexedWord, MAX_WORD_LENGTH, signatureOf } from './text-search';
 
 /** Each statement's longest wait: below the request's deadline, which answers 503 past it anyway. */
 const STATEMENT_TIMEOUT_MS = 5_000;
@@ -88,9 +88,11 @@ class Statement {
 
 /**
  * The search's text as groups of words, one per term: the term itself, or (fuzzy) any word of the
- * project's dictionary within the term's edits. The dictionary finds candidates by length, the
- * characters they hold (signatureOf) and Levenshtein distance (at most twice the edits: a swap
- * costs two there); the exact rule, a swap counting one edit, is the domain's.
+ * project's dictionary within the term's edits. An edit changes a word's length and its count of
+ * digits by at most one, so the index reads only words near the term in both; of those, the
+ * characters they hold (signatureOf) then Levenshtein distance (at most twice the edits: a swap
+ * costs two there) pick candidates, cheapest test first. The exact rule, a swap counting one edit,
+ * is the domain's.
  */
 async function textQuery(run: Run, projectKey: string, request: SearchRequest): Promise<string[][] | undefined> {
   const { terms } = request.text;
@@ -98,15 +100,17 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
   const groups: string[][] = [];
   for (const term of terms) {
     const edits = maxEditsOf(term, request.text);
-    const length = letters(term).length;
+    const termLetters = letters(term);
     const group = [indexedWord(term)];
-    if (edits > 0 && length <= MAX_WORD_LENGTH) {
+    if (edits > 0 && termLetters.length <= MAX_WORD_LENGTH) {
       const statement = new Statement();
+      const lengths = Array.from({ length: 2 * edits + 1 }, (_, offset) => termLetters.length - edits + offset);
+      const digits = digitsOf(term);
       statement.text = `SELECT word FROM search_words
-        WHERE project_key = ${statement.bind(projectKey)} AND length BETWEEN ${statement.bind(length - edits)} AND ${statement.bind(length + edits)}
-          AND bit_count((signature # ${statement.bind(signatureOf(term))}::bigint)::bit(64)) <= ${statement.bind(2 * edits)}
-          AND levenshtein_less_equal(word, ${statement.bind(term)}, ${statement.bind(2 * edits)}) <= ${statement.bind(2 * edits)}`;
-      const termLetters = letters(term);
+        WHERE project_key = ${statement.bind(projectKey)} AND length = ANY(${statement.bind(lengths)}::int[])
+          AND digits BETWEEN ${statement.bind(digits - edits)} AND ${statement.bind(digits + edits)}
+          AND CASE WHEN bit_count((signature # ${statement.bind(signatureOf(term))}::bigint)::bit(64)) <= ${statement.bind(2 * edits)}
+            THEN levenshtein_less_equal(word, ${statement.bind(term)}, ${statement.bind(2 * edits)}) <= ${statement.bind(2 * edits)} ELSE false END`;
       for (const { word } of await run<{ word: string }>(statement)) {
         if (word !== term && isWithinEditDistance(termLetters, letters(word), edits)) group.push(word);
       }
@@ -123,7 +127,7 @@ async function textQuery(run: Run, projectKey: string, request: SearchRequest): 
  */
 function matching(statement: Statement, scope: Scope, filters: readonly FieldFilter[]): string {
   const project = statement.bind(scope.projectKey);
-  const conditions = [`r.project_key = ${project}`, 'NOT r.deleted', ...filters.map((filter) => filterCondition(statement, filter))];
+  const conditions = [`r.project_key = ${project}`, 'NOT r.deleted', ...filters.map((filter) => filterCondition(statement, project, filter))];
   if (scope.text === undefined) return `FROM search_resources r WHERE ${conditions.join(' AND ')}`;
   const everyTerm = scope.text.map((words) => `bool_or(p.word = ANY(${statement.bind(words)}::text[]))`).join(' AND ');
   const matches = `SELECT p.seq, sum(p.occurrences) AS occurrences FROM search_postings p
@@ -131,9 +135,13 @@ function matching(statement: Statement, scope: Scope, filters: readonly FieldFil
   return `FROM (${matches}) AS t JOIN search_resources r ON r.seq = t.seq WHERE ${conditions.join(' AND ')}`;
 }
 
-/** A filter on `r`: whether the resource holds (exists), holds no (missing), or holds a matching value at the field. */
-function filterCondition(statement: Statement, { field, condition }: FieldFilter): string {
-  const values = `SELECT 1 FROM search_values v WHERE v.seq = r.seq AND v.field = ${statement.bind(field.path)}`;
+/**
+ * A filter on `r`: whether the resource holds (exists), holds no (missing), or holds a matching
+ * value at the field. The project is named again so that the value indexes, which lead with it,
+ * can find the matching values first.
+ */
+function filterCondition(statement: Statement, project: string, { field, condition }: FieldFilter): string {
+  const values = `SELECT 1 FROM search_values v WHERE v.project_key = ${project} AND v.seq = r.seq AND v.field = ${statement.bind(field.path)}`;
   switch (condition.kind) {
     case 'exists':
       return `EXISTS (${values})`;
@@ -227,41 +235,36 @@ async function facetOf(run: Run, scope: Scope, filters: readonly FieldFilter[], 
 /** Documents per distinct value, and (the row without a term) the documents with any value; missing is the rest of the base. */
 async function termFacet(run: Run, statement: Statement, values: string, facet: FacetRequest & { kind: 'terms' }, baseCount: () => Promise<number>): Promise<FacetResult> {
   const column = facet.field.kind === 'number' ? 'number' : 'text';
-  // A resource holds each value once (with its occurrences): a term's rows are its resources.
-  statement.text = `SELECT v.${column} AS term, count(*)::int AS count ${values} GROUP BY v.${column}
-    UNION ALL SELECT NULL, count(*)::int FROM (SELECT DISTINCT v.seq ${values}) AS with_value`;
-  const rows = await run<{ term: number | string | null; count: number }>(statement);
-  const base = await baseCount();
-  const withValue = rows.find((row) => row.term === null)?.count ?? 0;
-  const terms = rows.filter((row) => row.term !== null).map((row) => ({ term: row.term!, count: row.count }));
-  return termFacetResult(facet.field.kind, terms, base - withValue);
+  // A resource holds each value once (with its occurrences): a term's rows are its resources, and
+  // its rows marked smallest are the resources with a value. One pass over the field's index.
+  statement.text = `SELECT v.${column} AS term, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources ${values} GROUP BY v.${column}`;
+  const rows = await run<{ term: number | string; count: number; resources: number }>(statement);
+  const withValue = rows.reduce((sum, row) => sum + row.resources, 0);
+  const terms = rows.map((row) => ({ term: row.term, count: row.count }));
+  return termFacetResult(facet.field.kind, terms, (await baseCount()) - withValue);
 }
 
 /**
  * Per range (from included, to excluded): the resources with a value in it, and its values (each
- * as often as held) with their sum, least and greatest. Each resource's share first, then the sums.
+ * as often as held) with their sum, least and greatest. One pass over the field's index: a
+ * resource counts once per range, at its smallest value inside it (the one whose previous value
+ * is not inside, or that has none).
  */
 async function rangeFacet(run: Run, statement: Statement, values: string, ranges: readonly NumberRange[]): Promise<FacetResult> {
-  const perResource: string[] = [];
   const columns = ranges.map((range, index) => {
-    const ends = [
-      ...(range.from === undefined ? [] : [`v.number >= ${statement.bind(range.from)}::float8`]),
-      ...(range.to === undefined ? [] : [`v.number < ${statement.bind(range.to)}::float8`]),
-    ];
-    const inRange = `FILTER (WHERE ${ends.length === 0 ? 'true' : ends.join(' AND ')})`;
-    perResource.push(
-      `sum(v.occurrences) ${inRange} AS values_${index}, sum(v.number * v.occurrences) ${inRange} AS sum_${index}, ` +
-        `min(v.number) ${inRange} AS min_${index}, max(v.number) ${inRange} AS max_${index}`,
-    );
+    const from = range.from === undefined ? undefined : `${statement.bind(range.from)}::float8`;
+    const ends = [...(from === undefined ? [] : [`v.number >= ${from}`]), ...(range.to === undefined ? [] : [`v.number < ${statement.bind(range.to)}::float8`])];
+    const inRange = ends.length === 0 ? 'true' : ends.join(' AND ');
+    const firstInRange = from === undefined ? 'v.smallest' : `(v.smallest OR v.previous < ${from})`;
     return [
-      `count(values_${index}) AS documents_${index}`,
-      `sum(values_${index}) AS values_${index}`,
-      `sum(sum_${index}) AS sum_${index}`,
-      `min(min_${index}) AS min_${index}`,
-      `max(max_${index}) AS max_${index}`,
+      `count(*) FILTER (WHERE ${inRange} AND ${firstInRange}) AS documents_${index}`,
+      `sum(v.occurrences) FILTER (WHERE ${inRange}) AS values_${index}`,
+      `sum(v.number * v.occurrences) FILTER (WHERE ${inRange}) AS sum_${index}`,
+      `min(v.number) FILTER (WHERE ${inRange}) AS min_${index}`,
+      `max(v.number) FILTER (WHERE ${inRange}) AS max_${index}`,
     ].join(', ');
   });
-  statement.text = `SELECT ${columns.join(', ')} FROM (SELECT ${perResource.join(', ')} ${values} GROUP BY v.seq) AS per_resource`;
+  statement.text = `SELECT ${columns.join(', ')} ${values}`;
   const [row] = await run<Record<string, string | number | null>>(statement);
   return {
     type: 'range',

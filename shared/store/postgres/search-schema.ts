@@ -11,8 +11,11 @@ export const TEXT_PREFIX_LENGTH = 200;
  * - `search_postings`: which resources hold a word, and how often (the full-text match and its rank).
  * - `search_values`: the resource's distinct values at every field the schema knows (filters,
  *   facets, sorts), with how often it holds each; a row without number or text says the field is present.
- * - `search_words`: each project's words, for fuzzy terms to find their candidates by length, the
- *   characters they hold and edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
+ *   `smallest` marks the resource's smallest value at the field and `previous` holds, on a number,
+ *   the resource's next smaller one: so a facet counts each resource once in a single pass over the
+ *   field's index (with a value: its smallest; in a range: its smallest value inside the range).
+ * - `search_words`: each project's words, for fuzzy terms to find their candidates by length, count
+ *   of digits, the characters they hold and edit distance. Insert-only: a word no resource holds any more costs a candidate matching nothing.
  *
  * Ids, texts and words compare in the "C" collation, by code point, whatever the database's locale.
  * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB). The
@@ -46,17 +49,20 @@ export const SEARCH_SCHEMA = [
      number double precision,
      text text COLLATE "C",
      occurrences integer NOT NULL,
+     smallest boolean NOT NULL,
+     previous double precision,
      prefix text COLLATE "C" GENERATED ALWAYS AS (left(text, ${TEXT_PREFIX_LENGTH})) STORED
    )`,
   'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (seq, field)',
-  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) INCLUDE (seq, occurrences) WHERE number IS NOT NULL',
-  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) INCLUDE (seq) WHERE text IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) INCLUDE (seq, occurrences, smallest, previous) WHERE number IS NOT NULL',
+  'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) INCLUDE (seq, smallest) WHERE text IS NOT NULL',
   `CREATE TABLE IF NOT EXISTS search_words (
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
      length integer NOT NULL,
+     digits integer NOT NULL,
      signature bigint NOT NULL,
      PRIMARY KEY (project_key, word)
    )`,
-  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length) INCLUDE (signature, word)',
+  'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length, digits) INCLUDE (signature, word)',
 ];

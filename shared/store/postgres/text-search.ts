@@ -23,6 +23,11 @@ export function occurrencesOf(tokens: readonly string[]): Map<string, number> {
   return occurrences;
 }
 
+/** How many digits a word holds: an edit changes that by at most one, as it does the length. */
+export function digitsOf(word: string): number {
+  return word.match(/\p{N}/gu)?.length ?? 0;
+}
+
 /**
  * Which characters a word holds, as bits (a–z, 0–9, the rest hashed onto the other bits). An edit
  * changes at most two of them (a substitution takes one character away and brings another), so a

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isWithinEditDistance, letters } from '../../../shared/domain/search';
-import { signatureOf } from '../../../shared/store/postgres/text-search';
+import { digitsOf, signatureOf } from '../../../shared/store/postgres/text-search';
 
 /** Bits in which two signatures differ, as the engine's bit_count((a # b)::bit(64)) counts them. */
 const differingBits = (a: string, b: string) => [...(BigInt.asUintN(64, BigInt(a) ^ BigInt(b))).toString(2)].filter((bit) => bit === '1').length;
@@ -26,5 +26,27 @@ describe('the characters a word holds, as the fuzzy dictionary prefilters by the
     expect(differingBits(signatureOf('dog'), signatureOf('dgo'))).toBe(0);
     expect(differingBits(signatureOf('dog'), signatureOf('cat'))).toBe(6);
     expect(signatureOf('zzz9')).toMatch(/^-?\d+$/);
+  });
+});
+
+describe('the digits a word holds, as the fuzzy dictionary reads only words near the term in them (digitsOf)', () => {
+  it('never leaves out a word within the edits: at most one digit more or less per edit', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', '0', '1', '٣', '😀'), minLength: 0, maxLength: 5 });
+    let near = 0;
+    fc.assert(
+      fc.property(word, word, fc.integer({ min: 1, max: 2 }), (a, b, edits) => {
+        if (!isWithinEditDistance(letters(a), letters(b), edits)) return;
+        near++;
+        expect(Math.abs(digitsOf(a) - digitsOf(b))).toBeLessThanOrEqual(edits);
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(near).toBeGreaterThan(200);
+  });
+
+  it('counts digits of any script, as the tokenizer keeps them', () => {
+    expect(digitsOf('k0000123')).toBe(7);
+    expect(digitsOf('dog')).toBe(0);
+    expect(digitsOf('٣٤x')).toBe(2);
   });
 });
