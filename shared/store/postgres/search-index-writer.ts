@@ -65,25 +65,13 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
     try {
       await client.query('BEGIN');
       const written: Written[] = [];
-      if (puts.length > 0) {
-        const { rows } = await client.query<Written>(PUT, [
-          puts.map((put) => put.projectKey),
-          puts.map((put) => put.resource.id),
-          puts.map((put) => put.resource.version),
-          puts.map((put) => put.resource.createdAt),
-          puts.map((put) => put.resource.lastModifiedAt),
-          puts.map((put) => projections.get(keyOf(put.projectKey, put.resource.id))!.words.length),
-        ]);
-        written.push(...rows);
-      }
-      if (deletes.length > 0) {
-        const { rows } = await client.query<Written>(DELETE, [
-          deletes.map((change) => change.projectKey),
-          deletes.map((change) => change.id),
-          deletes.map((change) => change.version),
-        ]);
-        written.push(...rows);
-      }
+      const put = puts.map((change) => {
+        const { id, version, createdAt, lastModifiedAt } = change.resource;
+        return [change.projectKey, id, version, createdAt, lastModifiedAt, projections.get(keyOf(change.projectKey, id))!.words.length];
+      });
+      if (put.length > 0) written.push(...(await client.query<Written>(PUT, columnsOf(put))).rows);
+      const deleted = deletes.map((change) => [change.projectKey, change.id, change.version]);
+      if (deleted.length > 0) written.push(...(await client.query<Written>(DELETE, columnsOf(deleted))).rows);
       if (written.length > 0) {
         const seqs = written.map((row) => row.seq);
         await client.query(CLEAR_VALUES, [seqs]);
@@ -121,27 +109,20 @@ interface Indexed {
 
 /**
  * Each resource's distinct values per field, with how often it holds each (range facets count them
- * all), in ascending order per field: the smallest marked, each number with the one before it.
+ * all): the smallest of each kind marked, each number with the one before it.
  */
 async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
-  const columns: [string[], string[], string[], (number | null)[], (string | null)[], number[], boolean[], (number | null)[]] = [[], [], [], [], [], [], [], []];
-  for (const { projectKey, seq, projection } of indexed) {
-    for (const values of distinctValuesByField(projection.values)) {
-      values.forEach(({ value, occurrences }, index) => {
+  const rows = indexed.flatMap(({ projectKey, seq, projection }) =>
+    distinctValuesByField(projection.values).flatMap((values) =>
+      values.map(({ value, occurrences }, index) => {
         const before = index > 0 ? values[index - 1]!.value : undefined;
         const smallest = kindOf(value) !== 'presence' && (before === undefined || kindOf(before) !== kindOf(value));
-        columns[0].push(projectKey);
-        columns[1].push(seq);
-        columns[2].push(value.field);
-        columns[3].push(value.number ?? null);
-        columns[4].push(value.text ?? null);
-        columns[5].push(occurrences);
-        columns[6].push(smallest);
-        columns[7].push(value.number !== undefined && !smallest ? before!.number! : null);
-      });
-    }
-  }
-  if (columns[0].length > 0) await client.query(INSERT_VALUES, columns);
+        const previous = value.number !== undefined && !smallest ? before!.number! : null;
+        return [projectKey, seq, value.field, value.number ?? null, value.text ?? null, occurrences, smallest, previous];
+      }),
+    ),
+  );
+  if (rows.length > 0) await client.query(INSERT_VALUES, columnsOf(rows));
 }
 
 /** Per field, its distinct values with their occurrences: numbers ascending, then texts, then the presence entry (neither). */
@@ -168,37 +149,25 @@ function ascending(a: ProjectedValue, b: ProjectedValue): number {
 }
 
 async function insertPostings(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
-  const columns: [string[], string[], string[], number[]] = [[], [], [], []];
-  for (const { projectKey, seq, projection } of indexed) {
-    for (const [word, occurrences] of occurrencesOf(projection.words)) {
-      columns[0].push(projectKey);
-      columns[1].push(word);
-      columns[2].push(seq);
-      columns[3].push(occurrences);
-    }
-  }
-  if (columns[0].length > 0) await client.query(INSERT_POSTINGS, columns);
+  const rows = indexed.flatMap(({ projectKey, seq, projection }) => [...occurrencesOf(projection.words)].map(([word, occurrences]) => [projectKey, word, seq, occurrences]));
+  if (rows.length > 0) await client.query(INSERT_POSTINGS, columnsOf(rows));
 }
 
 /** The batch's distinct words per project, in key order; longer ones never take part in fuzzy matching. */
 async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
-  const words = new Map<string, { projectKey: string; word: string; length: number }>();
+  const words = new Map<string, unknown[]>();
   for (const { projectKey, projection } of indexed) {
     for (const word of projection.words) {
       const length = letters(word).length;
-      if (length <= MAX_WORD_LENGTH) words.set(keyOf(projectKey, word), { projectKey, word, length });
+      if (length <= MAX_WORD_LENGTH) words.set(keyOf(projectKey, word), [projectKey, word, length, digitsOf(word), signatureOf(word)]);
     }
   }
-  const sorted = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, entry]) => entry);
-  if (sorted.length === 0) return;
-  await client.query(INSERT_WORDS, [
-    sorted.map((entry) => entry.projectKey),
-    sorted.map((entry) => entry.word),
-    sorted.map((entry) => entry.length),
-    sorted.map((entry) => digitsOf(entry.word)),
-    sorted.map((entry) => signatureOf(entry.word)),
-  ]);
+  const rows = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
+  if (rows.length > 0) await client.query(INSERT_WORDS, columnsOf(rows));
 }
+
+/** Rows as the arrays of their columns, one per parameter of an `unnest` insert. */
+const columnsOf = (rows: readonly unknown[][]) => rows[0]!.map((_, column) => rows.map((row) => row[column]));
 
 /**
  * The one change per resource that applying the batch in order would leave: the highest version,

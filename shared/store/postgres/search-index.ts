@@ -34,8 +34,8 @@ export class PostgresSearchIndex implements SearchIndex {
       const client = await this.pool.connect();
       let failure: unknown;
       try {
-        // One snapshot for the page, the total and the facets. For this transaction only: facets
-        // aggregate a project's values in memory (more than the default 4 MB), and a read by index
+        // One snapshot for the page, the total and the facets. For this transaction only: a common
+        // word's postings are grouped by resource in memory (more than the default 4 MB), and a read by index
         // costs about a sequential one (SSD, a cached working set), so a few matches are looked up
         // by their index rather than found by scanning the project.
         await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL random_page_cost = 1.1`);
@@ -269,14 +269,9 @@ async function rangeFacet(run: Run, statement: Statement, values: string, ranges
   return {
     type: 'range',
     dataType: 'number',
-    ranges: ranges.map((range, index) =>
-      facetRange(range, {
-        documents: Number(row?.[`documents_${index}`] ?? 0),
-        values: Number(row?.[`values_${index}`] ?? 0),
-        sum: Number(row?.[`sum_${index}`] ?? 0),
-        min: Number(row?.[`min_${index}`] ?? 0),
-        max: Number(row?.[`max_${index}`] ?? 0),
-      }),
-    ),
+    ranges: ranges.map((range, index) => {
+      const figure = (name: string) => Number(row?.[`${name}_${index}`] ?? 0);
+      return facetRange(range, { documents: figure('documents'), values: figure('values'), sum: figure('sum'), min: figure('min'), max: figure('max') });
+    }),
   };
 }
