@@ -212,7 +212,7 @@ export function subscriptionCostPerMillionChanges(options = { subscriptions: 1, 
  * bills ACU-seconds and I/O requests, which no local engine reports.
  */
 export const SEARCH_ASSUMPTIONS = {
-  /** One resource's row with its text and trigram indexes. */
+  /** One resource's rows (its resource row, postings, values and words) with their indexes. */
   indexKbPerResource: 4,
   /** An indexed change: one version-guarded upsert. */
   changeWriteIos: 10,
