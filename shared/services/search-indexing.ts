@@ -37,7 +37,8 @@ export interface ReindexSizes {
  * did not have when read is of a resource deleted (ids are never reused), and is marked deleted at
  * the version the index held: if the stream raised that version meanwhile, the marker does not
  * apply, and the stream's own delete follows. A resource created after its entries were read is
- * no candidate, so nothing the stream indexed meanwhile is removed.
+ * no candidate, so nothing the stream indexed meanwhile is removed. A finished project ends with
+ * the engine's statistics refreshed: a bulk load would otherwise be planned as the small index it was.
  */
 export class SearchIndexing {
   constructor(
@@ -64,7 +65,10 @@ export class SearchIndexing {
       if (gone.length > 0) await this.index.apply(gone);
       progress.removed += gone.length;
       if (!complete) return { ...progress, cursor: readTo };
-      if (windowEnd === undefined) return progress;
+      if (windowEnd === undefined) {
+        await this.index.analyze();
+        return progress;
+      }
       after = windowEnd;
       if (!keepGoing()) return { ...progress, cursor: after };
     }

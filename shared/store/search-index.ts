@@ -21,6 +21,8 @@ export interface SearchIndexWriter {
   ensureSchema(): Promise<void>;
   /** Applies the changes; each one at or below the version the index holds for its resource changes nothing. */
   apply(changes: readonly IndexChange[]): Promise<void>;
+  /** Refreshes what the engine knows of the index's sizes, as after a bulk load (until then its plans may read a project whole). */
+  analyze(): Promise<void>;
 }
 
 /** Which page of the matches, in which order. */

@@ -51,6 +51,10 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
     for (const statement of SEARCH_SCHEMA) await this.pool.query(statement);
   }
 
+  async analyze(): Promise<void> {
+    await this.pool.query('ANALYZE search_resources, search_postings, search_values, search_words');
+  }
+
   /**
    * One transaction per batch, a few statements whatever its size. Rows are written in key order,
    * so two batches touching the same resources (the stream beside a reindex) wait on each other

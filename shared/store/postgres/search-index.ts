@@ -189,12 +189,7 @@ function countStatement(scope: Scope, filters: readonly FieldFilter[]): Statemen
  */
 function orderOf(statement: Statement, scope: Scope, keys: readonly SortKey[]): string {
   if (keys.length === 0) return scope.text === undefined ? 'r.id' : `${RELEVANCE} DESC, r.id`;
-  return keys
-    .map((key) => {
-      const direction = key.direction > 0 ? 'ASC' : 'DESC';
-      return `${sortValue(statement, key)} ${direction} NULLS LAST`;
-    })
-    .join(', ');
+  return keys.map((key) => `${sortValue(statement, key)} ${key.direction > 0 ? 'ASC' : 'DESC'} NULLS LAST`).join(', ');
 }
 
 /**
