@@ -51,6 +51,7 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
     for (const statement of SEARCH_SCHEMA) await this.pool.query(statement);
   }
 
+  /** Sampled, so seconds at any size; the visibility map that index-only scans need is left to autovacuum (a pass over what was written). */
   async analyze(): Promise<void> {
     await this.pool.query('ANALYZE search_resources, search_postings, search_values, search_words');
   }
