@@ -163,8 +163,9 @@ async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): 
   const words = new Map<string, unknown[]>();
   for (const { projectKey, projection } of indexed) {
     for (const word of projection.words) {
-      const length = letters(word).length;
-      if (length <= MAX_WORD_LENGTH) words.set(keyOf(projectKey, word), [projectKey, word, length, digitsOf(word), signatureOf(word)]);
+      const key = keyOf(projectKey, word);
+      const length = words.has(key) ? undefined : letters(word).length;
+      if (length !== undefined && length <= MAX_WORD_LENGTH) words.set(key, [projectKey, word, length, digitsOf(word), signatureOf(word)]);
     }
   }
   const rows = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
