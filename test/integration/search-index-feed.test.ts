@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { startChangeStream } from '../../local/change-stream';
 import { ensureTable } from '../../local/dynamodb-local';
+import { createPostgresPool } from '../../shared/aws/postgres';
 import { creationOrderedId } from '../../shared/domain/resource-id';
 import type { Resource } from '../../shared/domain/resource';
 import { SearchIndexing, type ReindexSizes } from '../../shared/services/search-indexing';
@@ -34,7 +34,7 @@ const documents = DynamoDBDocumentClient.from(
 );
 const resources = new DynamoDbResourceStore(documents, local.tableName);
 const queries = new DynamoDbResourceQueryStore(documents, local.tableName);
-const engine = new pg.Pool({ connectionString: local.searchDatabaseUrl, max: 2 });
+const engine = createPostgresPool({ url: local.searchDatabaseUrl });
 const writer = new PostgresSearchIndexWriter(engine);
 const reindexing = (sizes?: ReindexSizes, table: ResourceQueryStore = queries) => new SearchIndexing(table, writer, new PostgresSearchIndexContents(engine), sizes);
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
+import { createPostgresPool } from '../../shared/aws/postgres';
 import type { Resource } from '../../shared/domain/resource';
 import { resourceJsonSchema } from '../../shared/domain/resource-fields';
 import { compileSearch } from '../../shared/domain/search';
@@ -31,7 +32,7 @@ const resource = (id: string, words: string[], ints: number[]): Resource => ({
 
 beforeAll(async () => {
   const { searchDatabaseUrl } = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')) as { searchDatabaseUrl: string };
-  pool = new pg.Pool({ connectionString: searchDatabaseUrl, max: 2 });
+  pool = createPostgresPool({ url: searchDatabaseUrl });
   index = new PostgresSearchIndex(pool);
   await new PostgresSearchIndexWriter(pool).apply([
     { kind: 'put', projectKey: A, resource: resource(shared, ['zebra crossing'], [7]) },
