@@ -7,7 +7,7 @@ export const TEXT_PREFIX_LENGTH = 200;
  * - `search_resources`: one row per resource ever indexed, with its version and how many words
  *   it holds, or, once deleted, only a marker at the version it had (`deleted`), so that a late
  *   or repeated older change cannot bring it back. `seq` stands for the resource in the other
- *   tables: a number hashes, joins and counts faster than its id.
+ *   tables: a number hashes, joins and counts faster than its id. A total counts `search_resources_live`.
  * - `search_postings`: which resources hold a word, and how often (the full-text match and its rank).
  * - `search_values`: the resource's distinct values at every field the schema knows (filters,
  *   facets, sorts), with how often it holds each; a row without number or text says the field is present.
@@ -34,6 +34,7 @@ export const SEARCH_SCHEMA = [
      seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
      PRIMARY KEY (project_key, id)
    )`,
+  'CREATE INDEX IF NOT EXISTS search_resources_live ON search_resources (project_key) WHERE NOT deleted',
   `CREATE TABLE IF NOT EXISTS search_postings (
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
