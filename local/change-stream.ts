@@ -1,4 +1,4 @@
-import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record } from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand, type _Record, type AttributeValue } from '@aws-sdk/client-dynamodb-streams';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 const POLL_EVERY_MS = 100;
@@ -54,7 +54,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     if (!iterator) return void finished.add(shardId);
     const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
     if (Records.length > 0) {
-      const { batchItemFailures } = await options.consume({ Records });
+      const { batchItemFailures } = await options.consume({ Records: Records.map(withEmptyMaps) });
       const failed = Records.findIndex((record) => record.dynamodb?.SequenceNumber === batchItemFailures[0]?.itemIdentifier);
       const handled = failed === -1 ? Records : Records.slice(0, failed);
       const last = handled.at(-1)?.dynamodb?.SequenceNumber;
@@ -105,4 +105,15 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
       streams.destroy();
     },
   };
+}
+
+/**
+ * DynamoDB Local's stream writes an empty map as `{}`, at any depth, where the table and DynamoDB
+ * Streams in AWS write `{"M":{}}`: unreadable, such a record would stop its shard. Restored here.
+ */
+function withEmptyMaps(record: _Record): _Record {
+  const image = (values?: Record<string, AttributeValue>) => values && Object.fromEntries(Object.entries(values).map(([name, value]) => [name, restored(value)]));
+  const restored = (value: AttributeValue): AttributeValue =>
+    value.M ? { M: image(value.M)! } : value.L ? { L: value.L.map(restored) } : Object.keys(value).length === 0 ? { M: {} } : value;
+  return record.dynamodb ? { ...record, dynamodb: { ...record.dynamodb, NewImage: image(record.dynamodb.NewImage), OldImage: image(record.dynamodb.OldImage) } } : record;
 }

@@ -147,6 +147,17 @@ describe('the stream feed', () => {
     expect(deleted).toMatchObject({ version: 2, words: [] });
   });
 
+  it('takes a resource holding an empty map, and the writes after it, into the index', async () => {
+    // DynamoDB Local's stream writes an empty map as `{}`; unread, it would stop the shard for good.
+    const project = 'search-feed';
+    const token = await tokenFor();
+    const empty = await call('POST', `/${project}/resource`, { token, json: { objectTypeProperty: {} } });
+    const next = await call('POST', `/${project}/resource`, { token, json: { objectTypeProperty: draftExample.objectTypeProperty } });
+    expect([empty.status, next.status]).toEqual([201, 201]);
+    await until(() => indexRow(project, empty.body.id as string), (row) => row?.version === 1, 'the resource with an empty map');
+    await until(() => indexRow(project, next.body.id as string), (row) => row?.version === 1, 'the create after it');
+  });
+
   it('keeps the newest version through batches given twice and older batches given late', async () => {
     const table = `${local.tableName}-retries-${Date.now()}`;
     await ensureTable(local.dynamoDbEndpoint, table);
