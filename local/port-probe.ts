@@ -2,16 +2,11 @@ import { connect, createServer, type Server } from 'node:net';
 import { LocalStartError } from './local-start-error';
 
 /**
- * Refuses to start an engine on a port something already serves: the engine would fail to bind
- * while its readiness check is answered by the other program (another `npm start`'s engine).
+ * Refuses to start the gateway or an engine on a port something already serves: an engine would
+ * fail to bind while its readiness check is answered by the other program (another `npm start`'s).
  */
-export async function ensureEnginePortFree(port: number, engine: string, setting: string, exitCode: number): Promise<void> {
-  if (await portInUse(port)) {
-    throw new LocalStartError(
-      `Port ${port} for ${engine} is already in use (another npm start?). Stop what uses it, or set ${setting} to another port or leave it unset.`,
-      exitCode,
-    );
-  }
+export async function ensurePortFree(port: number, what: string, setting: string, exitCode: number): Promise<void> {
+  if (await portInUse(port)) throw new LocalStartError(`Port ${port} for ${what} is already in use (another npm start?). Stop what uses it, or set ${setting} to another port.`, exitCode);
 }
 
 /**

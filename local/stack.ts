@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { access, constants, mkdir, writeFile } from 'node:fs/promises';
-import { createServer as createNetServer } from 'node:net';
 import { resolve } from 'node:path';
 import { hashSecret, isClientId } from '../shared/auth/client-secrets';
 import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
@@ -23,7 +22,7 @@ import { createGateway } from './gateway';
 import type { AuthorizerHandler, RouteHandler } from './lambda-events';
 import { gatewayServer, type AnsweredRequest } from './http-server';
 import { LocalStartError } from './local-start-error';
-import { freePort, listen } from './port-probe';
+import { ensurePortFree, freePort, listen } from './port-probe';
 import { asFunction, enforceTableGrants } from './table-access';
 
 export interface LocalStackOptions {
@@ -70,7 +69,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   }
   const dataDir = resolve(options.dataDir);
   await ensureWritable(dataDir);
-  await ensurePortFree(options.port, options.host);
+  await ensurePortFree(options.port, 'the gateway', 'PORT', 6);
 
   progress('starting DynamoDB Local');
   const dynamoDb = await startDynamoDbLocal({ dataDir, port: options.dynamoDbPort ?? (await freePort()) });
@@ -237,15 +236,5 @@ async function ensureWritable(dataDir: string): Promise<void> {
     await access(dataDir, constants.W_OK);
   } catch {
     throw new LocalStartError(`The data directory ${dataDir} cannot be written. Set LOCAL_DATA_DIR to a writable directory.`, 5);
-  }
-}
-
-async function ensurePortFree(port: number, host: string): Promise<void> {
-  const probe = createNetServer();
-  try {
-    await listen(probe, port, host);
-    await new Promise((done) => probe.close(done));
-  } catch {
-    throw new LocalStartError(`Port ${port} is already in use. Stop what uses it, or set PORT to another port.`, 6);
   }
 }
