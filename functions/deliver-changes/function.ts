@@ -7,4 +7,5 @@ import { defineFunction } from '../../shared/http/declaration';
 export const deliverChanges = defineFunction({
   name: 'deliver-changes',
   permissions: ['projects:read', 'subscriptions:deliver'],
+  tableStream: { batchSize: 100, batchingWindowSeconds: 0, retryAttempts: 10 },
 });

@@ -117,6 +117,21 @@ export interface FunctionDeclaration {
   permissions: readonly Permission[];
   /** Files the handler reads next to its bundle (paths from the repository root), copied there at bundling. */
   filesBesideBundle?: readonly string[];
+  /**
+   * The function reads the table's stream with these settings: infra/stack.ts builds its event
+   * source mapping from them, and local mode's stream reader (local/change-stream.ts) obeys them.
+   */
+  tableStream?: TableStreamReading;
+}
+
+/** How a function reads the table's stream, as its event source mapping does. */
+export interface TableStreamReading {
+  /** Records per batch, at most (the mapping's BatchSize; locally GetRecords' Limit, at most 1,000). */
+  batchSize: number;
+  /** Seconds the mapping may wait to fill a batch (MaximumBatchingWindowInSeconds). */
+  batchingWindowSeconds: number;
+  /** Failed attempts after which a batch is given up to the failure destination; 'until-expired': retried until the stream drops the records (24 h). */
+  retryAttempts: number | 'until-expired';
 }
 
 export interface EndpointDeclaration extends FunctionDeclaration {

@@ -1,3 +1,9 @@
+/**
+ * The version of the index: its tables, indexes and what a resource projects to. A release that
+ * changes any of them raises it, and the deploy builds the new version beside the old one.
+ */
+export const SEARCH_INDEX_VERSION = 1;
+
 /** How many characters of a text `search_values.prefix` holds. */
 export const TEXT_PREFIX_LENGTH = 200;
 
