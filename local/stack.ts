@@ -14,6 +14,7 @@ import type { StreamRecord } from '../shared/aws/table-stream';
 import { startChangeStream, type ConsumeBatch } from './change-stream';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
+import { SEARCH_INDEX_VERSION } from '../shared/store/postgres/search-schema';
 import { ensureTable, startDynamoDbLocal } from './dynamodb-local';
 import { startImageServer, type RunningImageServer } from './image-server';
 import { startPostgresLocal, type RunningPostgres } from './postgres-local';
@@ -120,7 +121,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_LAMBDA_LOG_LEVEL: process.env.AWS_LAMBDA_LOG_LEVEL ?? 'WARN',
     });
 
-    await (await import('../shared/composition-root')).searchIndexWriter().ensureSchema();
+    await migrateSearchIndex(progress);
 
     progress('creating the development client');
     const devClientScopes = await registerDevClient(options.devClient);
@@ -205,6 +206,24 @@ async function startChangeStreams(endpoint: string, streamArn: string, onDeliver
       consume: (event) => asFunction(indexChanges, () => index({ Records: event.Records as StreamRecord[] })),
     }),
   ];
+}
+
+/**
+ * The search index at this code's version before anything is served, as a deploy brings it: when it
+ * changed, rebuilt beside the one of before (in slices, each reported), then the others dropped.
+ */
+async function migrateSearchIndex(progress: (step: string) => void): Promise<void> {
+  const { searchIndexMigration, searchIndexVersions } = await import('../shared/composition-root');
+  let indexed = 0;
+  for (let run; !run?.complete; ) {
+    const sliceEnd = Date.now() + 5_000;
+    run = await searchIndexMigration().migrate(() => Date.now() < sliceEnd);
+    indexed += run.indexed;
+    if (run.rebuild) progress(`rebuilding the search index (version ${SEARCH_INDEX_VERSION}): ${run.rebuild.done} of ${run.rebuild.projects} projects, ${indexed} resources`);
+  }
+  if (indexed > 0) progress(`search index version ${SEARCH_INDEX_VERSION} rebuilt: ${indexed} resources`);
+  const retired = await searchIndexVersions().retire();
+  if (retired.length > 0) progress(`search index version ${retired.join(', ')} dropped`);
 }
 
 async function registerDevClient(devClient: LocalStackOptions['devClient']): Promise<string[]> {

@@ -15,6 +15,7 @@ import { JsonValueService } from './services/json-value-service';
 import { ResourceQueryService } from './services/query-service';
 import { ResourceSearchService } from './services/search-service';
 import { SearchIndexing } from './services/search-indexing';
+import { SearchIndexMigration } from './services/search-index-migration';
 import { ResourceEditService } from './services/resource-edit-service';
 import { ResourceService } from './services/resource-service';
 import { SubscriptionDelivery } from './services/subscription-delivery';
@@ -34,10 +35,12 @@ import { DynamoDbUploadStore } from './store/dynamodb/upload-store';
 import { DynamoDbVariantStore } from './store/dynamodb/variant-store';
 import type { ExtensionStore } from './store/extension-store';
 import { PostgresSearchIndexContents } from './store/postgres/search-index-contents';
+import { PostgresSearchIndexVersions } from './store/postgres/search-index-versions';
 import { PostgresSearchIndexWriter } from './store/postgres/search-index-writer';
 import { PostgresSearchIndex } from './store/postgres/search-index';
 import type { SearchIndex, SearchIndexWriter } from './store/search-index';
 import type { SearchIndexContents } from './store/search-index-contents';
+import type { SearchIndexVersions } from './store/search-index-versions';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
 import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
@@ -94,6 +97,7 @@ export const idempotencyRecords = (projectKey: string) => idempotencyRecordsOf(d
 export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => new PostgresSearchIndexWriter(searchPool()));
 export const searchIndexContents = /* @__PURE__ */ once((): SearchIndexContents => new PostgresSearchIndexContents(searchPool()));
 export const searchIndex = /* @__PURE__ */ once((): SearchIndex => new PostgresSearchIndex(searchPool()));
+export const searchIndexVersions = /* @__PURE__ */ once((): SearchIndexVersions => new PostgresSearchIndexVersions(searchPool()));
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------
@@ -129,6 +133,7 @@ export const resourceEditService = /* @__PURE__ */ once(() => new ResourceEditSe
 export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(resourceQueryStore()));
 export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(searchIndex(), resourceQueryStore()));
 export const searchIndexing = /* @__PURE__ */ once(() => new SearchIndexing(resourceQueryStore(), searchIndexWriter(), searchIndexContents()));
+export const searchIndexMigration = /* @__PURE__ */ once(() => new SearchIndexMigration(searchIndexVersions(), searchIndexing()));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const uploadTicketService = /* @__PURE__ */ once(() => new UploadTicketService(pendingUploadSigner(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));

@@ -7,6 +7,8 @@ export interface ReindexRun {
   cursor?: string;
   /** Asked after each batch written: false ends the run, which answers where it stopped. */
   keepGoing?: () => boolean;
+  /** False: the engine's statistics are left to the caller (a rebuild of every project refreshes them once). */
+  analyze?: boolean;
 }
 
 export interface ReindexProgress {
@@ -66,7 +68,7 @@ export class SearchIndexing {
       progress.removed += gone.length;
       if (!complete) return { ...progress, cursor: readTo };
       if (windowEnd === undefined) {
-        await this.index.analyze();
+        if (run.analyze !== false) await this.index.analyze();
         return progress;
       }
       after = windowEnd;

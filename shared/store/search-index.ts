@@ -17,8 +17,6 @@ export type IndexChange =
  * that no older write overwrites a newer one and nothing deleted comes back.
  */
 export interface SearchIndexWriter {
-  /** Creates the engine's tables and indexes where they are missing (idempotent). */
-  ensureSchema(): Promise<void>;
   /** Applies the changes; each one at or below the version the index holds for its resource changes nothing. */
   apply(changes: readonly IndexChange[]): Promise<void>;
   /** Refreshes what the engine knows of the index's sizes, as after a bulk load (until then its plans may read a project whole). */

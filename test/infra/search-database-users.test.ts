@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, SEARCH_DATABASE_USERS_SQL } from '../../infra/search-database-users';
 import { createPostgresPool } from '../../shared/aws/postgres';
+import { PostgresSearchIndexVersions } from '../../shared/store/postgres/search-index-versions';
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 import type { Resource } from '../../shared/domain/resource';
 
@@ -43,7 +44,7 @@ beforeAll(async () => {
   await master.query(SEARCH_DATABASE_USERS_SQL);
   await admin.query(`ALTER ROLE ${writer} PASSWORD 'secret'; ALTER ROLE ${reader} PASSWORD 'secret'`);
   await admin.end();
-  await new PostgresSearchIndexWriter(poolAs(writer)).ensureSchema();
+  await new PostgresSearchIndexVersions(poolAs(writer)).prepare();
   await new PostgresSearchIndexWriter(poolAs(writer)).apply([{ kind: 'put', projectKey: 'p', resource: { id: 'r1', version: 1, createdAt: '2026-01-01T00:00:00.000Z', lastModifiedAt: '2026-01-01T00:00:00.000Z', objectTypeProperty: {} } as unknown as Resource }]);
 }, 60_000);
 

@@ -2,7 +2,6 @@ import type pg from 'pg';
 import { resourceJsonSchema } from '../../domain/resource-fields';
 import { FieldCatalog, letters, projectResource, type ProjectedValue, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
-import { SEARCH_SCHEMA } from './search-schema';
 import { digitsOf, MAX_WORD_LENGTH, occurrencesOf, signatureOf } from './text-search';
 
 /**
@@ -46,10 +45,6 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
   private readonly fields = new FieldCatalog(resourceJsonSchema());
 
   constructor(private readonly pool: pg.Pool) {}
-
-  async ensureSchema(): Promise<void> {
-    for (const statement of SEARCH_SCHEMA) await this.pool.query(statement);
-  }
 
   /** Sampled, so seconds at any size; the visibility map that index-only scans need is left to autovacuum (a pass over what was written). */
   async analyze(): Promise<void> {

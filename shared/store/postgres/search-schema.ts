@@ -4,11 +4,19 @@
  */
 export const SEARCH_INDEX_VERSION = 1;
 
+/** Where a version's tables live: version 1, before versions were kept apart, in `public`; each later one in a schema of its own. */
+export const schemaOf = (version: number) => (version === 1 ? 'public' : `search_v${version}`);
+
+/** A connection's `search_path` for a version: its own tables, then `public`, which holds the extensions every version shares. */
+export const searchPathOf = (version: number) => (version === 1 ? 'public' : `${schemaOf(version)},public`);
+
 /** How many characters of a text `search_values.prefix` holds. */
 export const TEXT_PREFIX_LENGTH = 200;
 
 /**
- * The search index's tables, created where missing (idempotent).
+ * The search index's tables, created where missing (idempotent) in the version's schema (the first
+ * of the connection's `search_path`). Changing them, or what a resource projects to, raises
+ * SEARCH_INDEX_VERSION (test/integration/search-index-versions.test.ts holds each version's fingerprint).
  *
  * - `search_resources`: one row per resource ever indexed, with its version and how many words
  *   it holds, or, once deleted, only a marker at the version it had (`deleted`), so that a late
@@ -28,7 +36,8 @@ export const TEXT_PREFIX_LENGTH = 200;
  * value indexes include the resource, so filters and facets over a field read only its index.
  */
 export const SEARCH_SCHEMA = [
-  'CREATE EXTENSION IF NOT EXISTS fuzzystrmatch',
+  // In public: a version's schema is dropped with everything in it once the next one serves.
+  'CREATE EXTENSION IF NOT EXISTS fuzzystrmatch SCHEMA public',
   `CREATE TABLE IF NOT EXISTS search_resources (
      project_key text NOT NULL,
      id text COLLATE "C" NOT NULL,
