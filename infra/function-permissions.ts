@@ -23,6 +23,8 @@ export interface GrantTargets {
   uploads: Bucket;
   /** The search cluster the search permissions sign in to. */
   searchEngine: SearchEngine;
+  /** The stream records the indexer could not index. */
+  searchFailures: Bucket;
 }
 
 /** Object actions of a function, collected per bucket and granted in one statement on that bucket's key pattern. */
@@ -89,6 +91,14 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects:
   'subscriptions:deliver': grantDelivery,
   'search:read': (fn, { searchEngine }) => searchEngine.grantConnect(fn, 'reader'),
   'search:write': (fn, { searchEngine }) => searchEngine.grantConnect(fn, 'writer'),
+  'searchFailures:write': (fn, { searchFailures }) => {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [searchFailures.arnForObjects('*')] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [searchFailures.bucketArn] }));
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(fn).resolve((searchFailures.node.defaultChild as CfnBucket).logicalId)}.Arn>/*]`,
+      reason: 'The bucket holds only the stream records set aside by this function and by its own event source mapping, under keys Lambda chooses (a shard, a date, a uuid): the function is granted the bucket\'s objects, nothing else.',
+    });
+  },
 };
 
 /**

@@ -121,7 +121,7 @@ describe('request metrics from the functions\' request lines', () => {
   it('every endpoint function\'s log group has the Latency, ClientErrors, ServerErrors and QueryTimedOut filters, per route', () => {
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter')).map((filter: any) => filter.Properties);
     for (const fn of requestFunctions) {
-      const own = filters.filter((filter) => new RegExp(`^${fn}Logs[0-9A-F]{8}$`).test(filter.LogGroupName.Ref));
+      const own = filters.filter((filter) => new RegExp(`^${fn}Logs[0-9A-F]{8}$`).test(filter.LogGroupName.Ref) && filter.MetricTransformations[0].MetricName !== 'SearchUnavailable');
       expect(own.map((filter) => filter.MetricTransformations[0].MetricName).sort(), fn).toEqual(Object.keys(REQUEST_METRICS).sort());
       for (const filter of own) {
         expect(filter.MetricTransformations[0]).toMatchObject({ MetricNamespace: METRICS_NAMESPACE, Dimensions: [{ Key: 'route', Value: '$.route' }] });
@@ -131,7 +131,11 @@ describe('request metrics from the functions\' request lines', () => {
     expect(filters.filter((filter) => /^AuthorizerLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName)).toEqual(['AuthorizerRefusals']);
     // The change stream's consumer: its failed deliveries and dead letters.
     expect(filters.filter((filter) => /^DeliverChangesLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName).sort()).toEqual(['DeadLetters', 'DeliveryFailures']);
-    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 3);
+    // Search's 503s, for its own alarm (test/infra/search-engine.test.ts).
+    expect(filters.filter((filter) => filter.MetricTransformations[0].MetricName === 'SearchUnavailable').map((filter) => filter.LogGroupName.Ref)).toEqual([
+      expect.stringMatching(/^SearchResourcesLogs/),
+    ]);
+    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 4);
   });
 
   it('read the request line\'s fields: latency from `ms`, errors from `status`, queries past the budget from `code`', () => {
@@ -167,7 +171,7 @@ describe('the filters and the lines they read', () => {
     );
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter'))
       .map((filter: any) => filter.Properties)
-      .filter((filter) => !['AuthorizerRefusals', 'DeadLetters', 'DeliveryFailures'].includes(filter.MetricTransformations[0].MetricName));
+      .filter((filter) => !['AuthorizerRefusals', 'DeadLetters', 'DeliveryFailures', 'SearchUnavailable'].includes(filter.MetricTransformations[0].MetricName));
     for (const filter of filters) {
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) [<>=]+ \d+/g)) expect(typeof line[field], field).toBe('number');
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) = "/g)) expect(typeof line[field], field).toBe('string');
@@ -189,13 +193,13 @@ describe('the filters and the lines they read', () => {
 });
 
 describe('alarm count', () => {
-  it('use 24 metrics in all, the count README.md prices ($0.10 each a month)', () => {
+  it('use 29 metrics in all, the count README.md prices ($0.10 each a month)', () => {
     const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
-    expect(metrics).toBe(24);
+    expect(metrics).toBe(29);
   });
 
   it('treat no data as no incident (an idle service), and explain themselves', () => {
-    expect(alarms(plain)).toHaveLength(14);
+    expect(alarms(plain)).toHaveLength(18);
     for (const alarm of alarms(plain)) {
       expect(alarm.TreatMissingData).toBe('notBreaching');
       expect(alarm.AlarmDescription).toMatch(/README\.md, "Alarms"/);
@@ -247,8 +251,10 @@ describe('dashboard', () => {
     }
     // Per route, from the request lines' metrics.
     for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{[\\\\]*"${METRICS_NAMESPACE}[\\\\]*",route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
-    // The service's functions, not the deploy-time one that creates the search database users.
-    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention') && !id.startsWith(AWS_CUSTOM_RESOURCE_FUNCTION_ID));
+    // The service's functions, not the deploy-time ones that create the search database users and migrate the index.
+    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter(
+      (id) => !id.startsWith('LogRetention') && !id.startsWith(AWS_CUSTOM_RESOURCE_FUNCTION_ID) && !id.startsWith('SearchIndexMigrationsframework'),
+    );
     for (const fn of functions) expect(body, fn).toContain(fn);
   });
 });

@@ -79,7 +79,7 @@ describe('what the acknowledgements rely on', () => {
     for (const statement of allowStatements()) for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
   });
 
-  it('grants S3 to the image functions only: exactly their calls, on image keys of served images or pending uploads (and, to read pending ones, listing that bucket)', () => {
+  it('grants S3 to the image functions and the indexer only: exactly their calls, on image keys of served images or pending uploads (and, to read pending ones, listing that bucket), on the search failures bucket', () => {
     const s3Of = (policyId: string) =>
       Object.entries(template.findResources('AWS::IAM::Policy'))
         .filter(([id]) => id.startsWith(policyId))
@@ -104,8 +104,13 @@ describe('what the acknowledgements rely on', () => {
       expect(listing, fn).toEqual(listsUploads ? [expect.objectContaining({ Resource: { 'Fn::GetAtt': [expect.stringMatching(/^ImageUploads/), 'Arn'] } })] : []);
       expect(statements.length, fn).toBe([onImages, onUploads, ...listing].filter(Boolean).length);
     }
+    // The indexer sets aside, replays and removes records in its failures bucket (its mapping's destination too), and nothing else.
+    expect(s3Of('IndexChangesServiceRoleDefaultPolicy')).toEqual([
+      { Effect: 'Allow', Action: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailures/), 'Arn'] }, '/*']] } },
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailures/), 'Arn'] } },
+    ]);
     const all = allowStatements().filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(7);
   });
 
   it('lets the token and introspection functions update the brake counters in client partitions, and nothing else', () => {
