@@ -84,7 +84,7 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects:
       }),
     );
     Validations.of(fn).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:lambda:${nagValue(stack.region, 'AWS::Region')}:${nagValue(stack.account, 'AWS::AccountId')}:function:gr-extension-*]`,
+      id: `AwsSolutions-IAM5[Resource::arn:${nagValue(stack.partition, 'AWS::Partition')}:lambda:${nagValue(stack.region, 'AWS::Region')}:${nagValue(stack.account, 'AWS::AccountId')}:function:gr-extension-*]`,
       reason: 'Projects bind extension actions to functions chosen at run time; the gr-extension- name prefix is the boundary of what may be invoked (docs/extensions.md).',
     });
   },
@@ -143,6 +143,6 @@ function grantObjectActions(fn: IFunction, bucket: Bucket, actions: Set<string>,
 }
 
 /** How cdk-nag names a value in a finding id: the literal, or `<AWS::Region>` for an unresolved pseudo parameter. */
-function nagValue(value: string, pseudoParameter: 'AWS::Region' | 'AWS::AccountId'): string {
+function nagValue(value: string, pseudoParameter: 'AWS::Partition' | 'AWS::Region' | 'AWS::AccountId'): string {
   return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
 }

@@ -1,4 +1,3 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALARM_THRESHOLDS, REFUSALS_PER_CLIENT_QUERY, REQUEST_METRICS, metricsNamespaceOf } from '../../infra/constructs/monitoring';
@@ -7,6 +6,7 @@ import { AWS_CUSTOM_RESOURCE_FUNCTION_ID } from '../../infra/constructs/search-e
 import { logger } from '../../shared/observability/logger';
 import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
+import { cdkApp } from '../support/cdk-app';
 
 const STACK_NAME = 'GenericResourceService-europe-west1-gcp';
 /** The stack's own metrics: a namespace per stack, so two pairings in one account never mix. */
@@ -15,7 +15,7 @@ const METRICS_NAMESPACE = metricsNamespaceOf(STACK_NAME);
 const synth = (props: Partial<GenericResourceServiceStackProps> = {}) =>
   Template.fromStack(
     // Skip esbuild bundling: these tests check the template, not the bundles.
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), STACK_NAME, {
+    new GenericResourceServiceStack(cdkApp(), STACK_NAME, {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },
@@ -251,10 +251,9 @@ describe('dashboard', () => {
     }
     // Per route, from the request lines' metrics.
     for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{[\\\\]*"${METRICS_NAMESPACE}[\\\\]*",route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
-    // The service's functions, not the deploy-time ones that create the search database users and migrate the index.
-    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter(
-      (id) => !id.startsWith('LogRetention') && !id.startsWith(AWS_CUSTOM_RESOURCE_FUNCTION_ID) && !id.startsWith('SearchIndexMigrationsframework'),
-    );
+    // The service's functions, not the deploy-time ones (the search database users, the index migrations, the default security group).
+    const deployTime = [AWS_CUSTOM_RESOURCE_FUNCTION_ID, 'SearchIndexMigrationsframework', 'CustomVpcRestrictDefaultSG'];
+    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !deployTime.some((prefix) => id.startsWith(prefix)));
     for (const fn of functions) expect(body, fn).toContain(fn);
   });
 });

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverChanges } from '../../functions/deliver-changes/function';
@@ -10,11 +9,12 @@ import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, searchDatabaseUsersSql } f
 import { GenericResourceServiceStack, SEARCH_CAPACITY, SEARCH_FAILURES_DAYS, type GenericResourceServiceStackProps } from '../../infra/stack';
 import type { TableStreamReading } from '../../shared/http/declaration';
 import { SEARCH_INDEX_VERSION } from '../../shared/store/postgres/search-schema';
+import { cdkApp } from '../support/cdk-app';
 
 /** What search adds to the stack: the cluster, its network, its users, and the stream's second reader. */
 const build = (props: Partial<GenericResourceServiceStackProps> = {}) =>
   Template.fromStack(
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'GenericResourceService-europe-west1-gcp', {
+    new GenericResourceServiceStack(cdkApp(), 'GenericResourceService-europe-west1-gcp', {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },
