@@ -23,7 +23,7 @@ export interface SearchEngineProps {
 export const AWS_CUSTOM_RESOURCE_FUNCTION_ID = 'AWS679f53fac002430cb0da5b7982bd2287';
 
 /** Idle minutes before a cluster at 0 ACU pauses: Aurora's shortest. */
-const AUTO_PAUSE = Duration.minutes(5);
+export const AUTO_PAUSE = Duration.minutes(5);
 
 /**
  * The search engine in AWS: Aurora PostgreSQL Serverless v2 in a network of its own, isolated
