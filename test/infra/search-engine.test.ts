@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverChanges } from '../../functions/deliver-changes/function';
@@ -168,6 +169,21 @@ describe('connections, bounded by design', () => {
     // At 1 ACU the engine allows 189 connections: search gets what the indexer and the reserve leave.
     expect(searchConnectionBudget(1)).toMatchObject({ maxConnections: 189, search: 169, indexer: 10 });
     expect(searchConnectionBudget(4)).toMatchObject({ maxConnections: 823, search: 200 });
+  });
+
+  it('states the budget in docs/design.md as the stack derives it', () => {
+    const design = readFileSync(new URL('../../docs/design.md', import.meta.url), 'utf8');
+    const rows = [...design.matchAll(/^ {2}\| (\d+)(?: \(default\))?(?:, min (\d+))? \| ([\d,]+) \| (\d+) \| (\d+) \| ([\d,]+) \|$/gm)];
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    const number = (text: string) => Number(text.replaceAll(',', ''));
+    for (const [, maxAcu, minAcu, maxConnections, search, indexer, perSecond] of rows) {
+      expect(searchConnectionBudget(Number(maxAcu), { minAcu: Number(minAcu ?? SEARCH_CAPACITY.min) }), `${maxAcu} ACU`).toMatchObject({
+        maxConnections: number(maxConnections!),
+        search: Number(search),
+        indexer: Number(indexer),
+        searchesPerSecond: number(perSecond!),
+      });
+    }
   });
 
   it('takes another search concurrency (-c searchConcurrency) up to what the engine leaves, and refuses more', () => {
