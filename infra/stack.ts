@@ -121,6 +121,10 @@ export class GenericResourceServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: GenericResourceServiceStackProps) {
     super(scope, id, props);
     const lastModifiedIndex = props.lastModifiedIndex ?? true;
+    // Server access logs are delivered under a bucket policy, not the legacy LogDeliveryWrite ACL
+    // (the log bucket enforces bucket-owner ownership), whatever context the app is given (cdk.json
+    // sets it too). Context must be set before any child exists.
+    this.node.setContext('@aws-cdk/aws-s3:serverAccessLogsUseBucketPolicy', true);
 
     const table = new TableV2(this, 'Table', {
       partitionKey: { name: TABLE_PARTITION_KEY, type: AttributeType.STRING },
