@@ -19,25 +19,16 @@ export const SEARCH_CONCURRENCY_CAP = 200;
 /** A search that selects a page: the function's time and the engine's work (bench/cost.ts prices it). */
 export const SEARCH_WORK = { functionSeconds: 0.05, acuSeconds: 0.005 };
 
-export interface SearchConnectionBudget {
-  /** The engine's max_connections. */
-  maxConnections: number;
-  reserve: number;
-  /** The indexer's reserved concurrency and its user's CONNECTION LIMIT (one connection per instance). */
-  indexer: number;
-  /** The same for search. */
-  search: number;
-  /** Page searches a second the budget serves: its instances, or the engine's capacity, whichever is less. */
-  searchesPerSecond: number;
-}
+export type SearchConnectionBudget = ReturnType<typeof searchConnectionBudget>;
 
 /**
- * How the search cluster's connections are shared: one per function instance, so the stack
- * reserves each search function this much concurrency and the engine limits each user to it
- * (infra/search-database-users.ts): searches can never take the indexer's connections.
- * `searchConcurrency` (`-c searchConcurrency`) replaces the default cap, up to what is left.
+ * How the search cluster's connections (`maxConnections`) are shared: one per function instance,
+ * so the stack reserves each search function (`indexer`, `search`) this much concurrency and the
+ * engine limits its user to it (infra/search-database-users.ts): searches can never take the
+ * indexer's connections. `searchConcurrency` (`-c searchConcurrency`) replaces the default cap, up
+ * to what is left. `searchesPerSecond`: page searches the instances serve, or the engine, the lesser.
  */
-export function searchConnectionBudget(maxAcu: number, options: { minAcu?: number; searchConcurrency?: number } = {}): SearchConnectionBudget {
+export function searchConnectionBudget(maxAcu: number, options: { minAcu?: number; searchConcurrency?: number } = {}) {
   const maxConnections = Math.min(auroraMaxConnections(maxAcu), (options.minAcu ?? 0) <= 0.5 ? LOW_MINIMUM_MAX_CONNECTIONS : Infinity);
   const left = maxConnections - RESERVED_CONNECTIONS - INDEXER_CONCURRENCY;
   if (options.searchConcurrency !== undefined && options.searchConcurrency > left) {

@@ -331,13 +331,7 @@ export class GenericResourceServiceStack extends Stack {
       const fn = new EndpointFunction(this, pascalCase(declaration.name), {
         handler: declaration.name,
         timeout,
-        environment: {
-          ...environment,
-          ...edgeEnvironment(declaration),
-          ...corsEnvironment(declaration),
-          ...failuresEnvironment(declaration),
-          ...(searchUser ? searchEngine.environment(searchUser) : {}),
-        },
+        environment: { ...environment, ...edgeEnvironment(declaration), ...corsEnvironment(declaration), ...failuresEnvironment(declaration), ...(searchUser ? searchEngine.environment(searchUser) : {}) },
         filesBesideBundle: declaration.filesBesideBundle,
         network: searchUser ? { vpc: searchEngine.vpc, subnets: searchEngine.subnets } : undefined,
         reservedConcurrency: searchUser && searchEngine.budget[searchUser === 'reader' ? 'search' : 'indexer'],
@@ -491,14 +485,7 @@ export class GenericResourceServiceStack extends Stack {
       concurrencyThreshold: props.concurrencyAlarmThreshold,
       stackName: id,
       changeConsumer: { fn: consumer, logGroup: consumer.logGroup, failedBatches },
-      search: {
-        cluster: searchEngine.cluster,
-        budget: searchEngine.budget,
-        maxCapacity: props.searchMaxCapacity ?? SEARCH_CAPACITY.max,
-        indexer,
-        failures: searchFailures,
-        searchLogGroup: searchReaders[0]!.logGroup,
-      },
+      search: { cluster: searchEngine.cluster, budget: searchEngine.budget, maxCapacity: searchEngine.maxCapacity, indexer, failures: searchFailures, searchLogGroup: searchReaders[0]!.logGroup },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint, description: 'Base URL of the API' });

@@ -338,16 +338,8 @@ export class Monitoring extends Construct {
       ],
     });
     if (search) {
-      dashboard.addWidgets(
-        graph('Search: 503 (% of searches)', [search.unavailablePercent]),
-        graph('Search index: records set aside', [search.setAside]),
-        graph('Search index: iterator age (ms)', [search.iteratorAge]),
-      );
-      dashboard.addWidgets(
-        graph('Search cluster: connections', [search.connections]),
-        graph('Search cluster: capacity (% of maximum)', [search.capacityPercent]),
-        graph('Search cluster: free memory at maximum (bytes)', [search.freeMemory]),
-      );
+      dashboard.addWidgets(graph('Search: 503 (% of searches)', [search.unavailablePercent]), graph('Search index: records set aside', [search.setAside]), graph('Search index: iterator age (ms)', [search.iteratorAge]));
+      dashboard.addWidgets(graph('Search cluster: connections', [search.connections]), graph('Search cluster: capacity (% of maximum)', [search.capacityPercent]), graph('Search cluster: free memory at maximum (bytes)', [search.freeMemory]));
     }
     if (props.accessLogGroup) {
       const queryString = REFUSALS_PER_CLIENT_QUERY.toString();
@@ -370,31 +362,18 @@ export class Monitoring extends Construct {
  * mapping's alike), the indexer's lag, and the cluster's connections, capacity and memory.
  */
 function searchMetrics(scope: Construct, search: NonNullable<MonitoringProps['search']>, namespace: string, period: Duration) {
-  new MetricFilter(scope, 'SearchUnavailableFilter', {
-    logGroup: search.searchLogGroup,
-    filterPattern: FilterPattern.numberValue('$.status', '=', 503),
-    metricNamespace: namespace,
-    metricName: 'SearchUnavailable',
-    metricValue: '1',
-  });
+  const filter = { metricNamespace: namespace, metricName: 'SearchUnavailable', metricValue: '1' };
+  new MetricFilter(scope, 'SearchUnavailableFilter', { logGroup: search.searchLogGroup, filterPattern: FilterPattern.numberValue('$.status', '=', 503), ...filter });
+  const sum = (metricName: string, dimensionsMap?: Record<string, string>, statistic = 'Sum') => new Metric({ namespace, metricName, dimensionsMap, statistic, period });
   const cluster = (metricName: string, statistic: string) => search.cluster.metric(metricName, { period, statistic });
   return {
     unavailablePercent: new MathExpression({
       expression: 'IF(searches > 0, 100 * FILL(unavailable, 0) / searches, 0)',
-      usingMetrics: {
-        unavailable: new Metric({ namespace, metricName: 'SearchUnavailable', statistic: 'Sum', period }),
-        searches: new Metric({ namespace, metricName: 'Latency', dimensionsMap: { route: SEARCH_ROUTE }, statistic: 'SampleCount', period }),
-      },
+      usingMetrics: { unavailable: sum('SearchUnavailable'), searches: sum('Latency', { route: SEARCH_ROUTE }, 'SampleCount') },
       period,
       label: 'Search 503 (% of searches)',
     }),
-    setAside: new Metric({
-      namespace: 'AWS/S3',
-      metricName: 'PutRequests',
-      dimensionsMap: { BucketName: search.failures.bucketName, FilterId: SEARCH_FAILURES_METRICS_FILTER },
-      statistic: 'Sum',
-      period,
-    }),
+    setAside: new Metric({ namespace: 'AWS/S3', metricName: 'PutRequests', dimensionsMap: { BucketName: search.failures.bucketName, FilterId: SEARCH_FAILURES_METRICS_FILTER }, statistic: 'Sum', period }),
     iteratorAge: search.indexer.metric('IteratorAge', { period, statistic: 'Maximum' }),
     connections: cluster('DatabaseConnections', 'Maximum'),
     capacityPercent: cluster('ACUUtilization', 'Average'),

@@ -36,11 +36,13 @@ export class SearchEngine extends Construct {
   readonly cluster: DatabaseCluster;
   /** How many instances of each function may run, each holding a connection. */
   readonly budget: SearchConnectionBudget;
+  readonly maxCapacity: number;
   /** Where a function that signs in to the engine runs. */
   readonly subnets: SubnetSelection = { subnetType: SubnetType.PRIVATE_ISOLATED };
 
   constructor(scope: Construct, id: string, props: SearchEngineProps) {
     super(scope, id);
+    this.maxCapacity = props.maxCapacity;
     this.budget = searchConnectionBudget(props.maxCapacity, { minAcu: props.minCapacity, searchConcurrency: props.searchConcurrency });
     this.vpc = new Vpc(this, 'Network', {
       maxAzs: 2,
