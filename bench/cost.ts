@@ -9,34 +9,7 @@ import { median } from './bundles';
 import { api, invocations, type InvocationContext } from './function-invocations';
 import { buildFunction, recordEvent, runInFreshProcess } from './lambda-process';
 import { node22 } from './node22';
-
-/**
- * AWS list prices (us-east-1, on-demand, read 2026-11) used by the cost model. Change them here.
- */
-export const PRICES = {
-  httpApiPerMillion: 1.0,
-  lambdaRequestsPerMillion: 0.2,
-  lambdaArmPerGbSecond: 0.0000133334,
-  dynamoDbReadUnitPerMillion: 0.125,
-  dynamoDbWriteUnitPerMillion: 0.625,
-  /** Ingestion, standard log class; CloudWatch bills 26 bytes of overhead per log event. */
-  cloudWatchLogsPerGb: 0.5,
-  logEventOverheadBytes: 26,
-  xRayTracesRecordedPerMillion: 5.0,
-  dataTransferOutPerGb: 0.09,
-  /** KMS requests with RSA 2048 keys (Sign), per 10,000. */
-  kmsRsa2048RequestsPer10k: 0.03,
-  s3PutPerThousand: 0.005,
-  /** Aurora PostgreSQL Serverless v2, Aurora Standard storage (the search engine). */
-  auroraAcuHour: 0.12,
-  auroraStoragePerGbMonth: 0.1,
-  auroraIoPerMillion: 0.2,
-  secretsManagerSecretPerMonth: 0.4,
-  cloudWatchAlarmMetricPerMonth: 0.1,
-};
-
-/** The memory every function gets (infra/constructs/endpoint-function.ts). */
-export const FUNCTION_MEMORY_MB = 256;
+import { FUNCTION_MEMORY_MB, MIX, PRICES, round } from './cost-model';
 
 /** X-Ray: off, or active tracing with a sampling rule (a reservoir of traces per second, then a fixed rate). */
 export type TracingOption = { mode: 'off' } | { mode: 'sampled'; reservoirPerSecond: number; fixedRate: number };
@@ -128,7 +101,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
     const tokenCall = await warm('issue-token', Array(6).fill(tokenEvent));
 
     const accessLogBytes = accessLogLineBytes();
-    const mix = (pick: (operation: Operation) => number) => 0.8 * pick(read) + 0.2 * pick(write);
+    const mix = (pick: (operation: Operation) => number) => MIX.reads * pick(read) + MIX.writes * pick(write);
     const gbSeconds = (ms: number) => (Math.ceil(ms) / 1000) * (FUNCTION_MEMORY_MB / 1024);
     const logGb = (bytes: number, lines: number) => (bytes + lines * PRICES.logEventOverheadBytes) / 1024 ** 3;
     const M = 1e6;
@@ -164,7 +137,7 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
     const rounded = Object.fromEntries(Object.entries(items).map(([name, value]) => [name, round(value, 4)])) as Record<keyof typeof items, number>;
     const total = round(Object.values(rounded).reduce((sum, value) => sum + value, 0), 4);
     return {
-      mix: '80% GET by id, 20% update (changeSomeProperty)',
+      mix: `${MIX.reads * 100}% GET by id, ${MIX.writes * 100}% update (changeSomeProperty)`,
       perOperation: { read, write },
       authorizerCall,
       issueTokenCall: tokenCall,
@@ -178,7 +151,6 @@ export async function costPerMillion(stack: LocalStack, token: string, project: 
         [ASSUMPTIONS.tracing, ...ASSUMPTIONS.tracingAlternatives].map((option) => [describeTracing(option), round(tracingPerMillion(option), 4)]),
       ),
       subscriptionsPerMillionChanges: subscriptionCostPerMillionChanges(),
-      search: searchCost(),
       imagesNote: `an image upload adds one S3 PUT: $${PRICES.s3PutPerThousand * 1000} per million uploads, plus storage`,
     };
   } finally {
@@ -205,57 +177,6 @@ export function subscriptionCostPerMillionChanges(options = { subscriptions: 1, 
   };
   const rounded = Object.fromEntries(Object.entries(items).map(([name, value]) => [name, round(value, 4)]));
   return { assumptions: options, usdPerMillionChanges: { ...rounded, total: round(Object.values(items).reduce((sum, value) => sum + value, 0), 4) } };
-}
-
-/**
- * What the search engine's work takes, modelled, not measured (the cluster runs only in AWS): Aurora
- * bills ACU-seconds and I/O requests, which no local engine reports.
- */
-export const SEARCH_ASSUMPTIONS = {
-  /** One resource's rows (its resource row, postings, values and words) with their indexes. */
-  indexKbPerResource: 4,
-  /** An indexed change: one version-guarded upsert. */
-  changeWriteIos: 10,
-  changeAcuSeconds: 0.5 * 0.002,
-  /** The indexer's batches (the stream hands over what came in since the last), and the time of one. */
-  changesPerBatch: 10,
-  indexerBatchMs: 30,
-  /** A search that selects a page: its ids, total and facets from the indexes, mostly from cache. */
-  searchAcuSeconds: 1 * 0.005,
-  searchReadIos: 2,
-  /** A facet or total over a whole project of 100,000 resources. */
-  wholeProjectSearchAcuSeconds: 2 * 0.05,
-  /** Capacity while awake, at least (a paused cluster resumes at it), and the stack's alarms of the index. */
-  awakeAcu: 0.5,
-  indexAlarmMetrics: 2,
-};
-
-/**
- * The search engine's cost, from SEARCH_ASSUMPTIONS at PRICES: at idle (0 ACU: storage, the master
- * secret, the index's alarms), awake, per million changes indexed (engine and indexer function) and
- * per million searches (engine only: the search function is priced per call like every endpoint).
- */
-export function searchCost(a = SEARCH_ASSUMPTIONS) {
-  const M = 1e6;
-  const acu = (seconds: number) => (seconds / 3600) * PRICES.auroraAcuHour;
-  const io = (count: number) => (count / M) * PRICES.auroraIoPerMillion;
-  const invocations = M / a.changesPerBatch;
-  const change = {
-    engineIo: io(M * a.changeWriteIos),
-    engineAcu: acu(M * a.changeAcuSeconds),
-    lambdaRequests: (invocations / M) * PRICES.lambdaRequestsPerMillion,
-    lambdaCompute: invocations * (FUNCTION_MEMORY_MB / 1024) * (a.indexerBatchMs / 1000) * PRICES.lambdaArmPerGbSecond,
-  };
-  const search = (acuSeconds: number) => round(acu(M * acuSeconds) + io(M * a.searchReadIos), 2);
-  return {
-    assumptions: a,
-    idleUsdPerMonth: round(PRICES.secretsManagerSecretPerMonth + a.indexAlarmMetrics * PRICES.cloudWatchAlarmMetricPerMonth, 2),
-    storageUsdPerMonthPer100kResources: round(((1e5 * a.indexKbPerResource) / 1024 ** 2) * PRICES.auroraStoragePerGbMonth, 3),
-    awakeUsdPerHour: round(a.awakeAcu * PRICES.auroraAcuHour, 3),
-    alwaysAwakeUsdPerMonth: round(a.awakeAcu * 730 * PRICES.auroraAcuHour, 2),
-    usdPerMillionChanges: { ...Object.fromEntries(Object.entries(change).map(([name, value]) => [name, round(value, 3)])), total: round(Object.values(change).reduce((sum, value) => sum + value, 0), 2) },
-    usdPerMillionSearches: { page: search(a.searchAcuSeconds), wholeProject: search(a.wholeProjectSearchAcuSeconds) },
-  };
 }
 
 /**
@@ -382,4 +303,3 @@ function describeTracing(tracing: TracingOption): string {
   return tracing.mode === 'off' ? 'off' : `sampled ${tracing.reservoirPerSecond}/s + ${tracing.fixedRate * 100}% at ${ASSUMPTIONS.requestsPerSecond} req/s`;
 }
 
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startLocalStack } from '../local/stack';
-import { searchPool } from '../shared/composition-root';
+import { closeSearchPools } from '../shared/composition-root';
 import { measureBundles } from './bundles';
 import { costPerMillion } from './cost';
 import { api, type InvocationContext } from './function-invocations';
@@ -116,7 +116,7 @@ try {
   console.log('\nwritten to bench/report.json and docs/performance.md (its tables)');
 } finally {
   // Closed before the engine stops, which ends the pool's idle connections under it.
-  await searchPool().end();
+  await closeSearchPools();
   await stack.stop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { MIX, round, searchCost } from './cost-model';
 
 /**
  * `npm run perf-doc` (and the end of `npm run bench`): docs/performance.md and its chart,
@@ -79,25 +80,40 @@ function cost(report: Json): string {
   const options = (title: string, values: Record<string, number> | undefined) =>
     values ? `\n\n${title}: ${Object.entries(values).map(([name, usd]) => `${name} $${usd}`).join(', ')} per million calls.` : '';
   const assumptions = Object.entries<unknown>(c.assumptions ?? {}).map(([name, value]) => `\`${name}\` ${JSON.stringify(value)}`);
+  // Each update is a change the search index takes: what a million calls cost with search kept current.
+  const changes = searchCost().usdPerMillionChanges.total;
+  const indexing = round(MIX.writes * changes, 4);
   return `## Cost per million calls
 
 ${c.mix}; each item from what the run measured per operation (Lambda time, log bytes, read and
-write units, answer bytes) at the list prices in \`bench/cost.ts\`. Assumptions: ${assumptions.join('; ')}.
+write units, answer bytes) at the list prices in \`bench/cost-model.ts\`. Assumptions: ${assumptions.join('; ')}.
 
-${table(['item', 'USD per million calls'], '---|---:', [...Object.entries(items), ['**total**', `**${total}**`], ['goal', `≤ ${goal} (${met(total! <= goal)})`]])}${options('API Gateway access log', c.accessLogOptions)}${options('X-Ray tracing', c.tracingOptions)}${c.imagesNote ? `\n\nImages: ${c.imagesNote}.` : ''}`;
+${table(['item', 'USD per million calls'], '---|---:', [
+    ...Object.entries(items),
+    ['**calls**', `**${total}**`],
+    ['goal (calls)', `≤ ${goal} (${met(total! <= goal)})`],
+    [`the search index of their changes (the ${MIX.writes * 100}% updates, $${changes} per million: modelled below)`, indexing],
+    ['**total, search kept current**', `**${round(total! + indexing, 4)}**`],
+  ])}${options('API Gateway access log', c.accessLogOptions)}${options('X-Ray tracing', c.tracingOptions)}${c.imagesNote ? `\n\nImages: ${c.imagesNote}.` : ''}`;
 }
 
-/** The search engine's cost: a model (bench/cost.ts `searchCost`), the cluster being AWS's alone. */
-function searchCost(search: Json): string {
+/** The search engine's cost: a model (bench/cost-model.ts `searchCost`), the cluster being AWS's alone. */
+function searchEngineCost(): string {
+  const search = searchCost();
   const a = search.assumptions;
   const change = search.usdPerMillionChanges;
   return `## Search engine cost (modelled)
 
-Aurora PostgreSQL Serverless v2 at the list prices in \`bench/cost.ts\` (ACU-hours, GB-months, I/O
+Aurora PostgreSQL Serverless v2 at the list prices in \`bench/cost-model.ts\` (ACU-hours, GB-months, I/O
 requests); the work per operation is assumed, not measured: ${Object.entries<unknown>(a).map(([name, value]) => `\`${name}\` ${value}`).join('; ')}.
 
 ${table(['', 'USD'], '---|---:', [
-    ['idle at 0 ACU, per month (master secret, the index\'s alarms)', search.idleUsdPerMonth],
+    ['unused, per month: paused throughout (the master secret, search\'s alarms)', search.unusedUsdPerMonth],
+    [
+      `in use, at idle: the same, and each use (a burst of searches or changes) keeps it awake until ${search.awakeMinutesAfterUse} minutes after its last statement (its connections close within a minute, then ${search.awakeMinutesAfterUse - 1} idle minutes before the pause), per use`,
+      `+ ${search.usdPerUse}`,
+    ],
+    ['in use once an hour, day and night, per month (awake a tenth of the time)', search.usedHourlyUsdPerMonth],
     ['storage per month, per 100,000 resources', search.storageUsdPerMonthPer100kResources],
     ['awake, per hour (at least)', search.awakeUsdPerHour],
     ['kept awake (`-c searchMinCapacity=0.5`), per month', search.alwaysAwakeUsdPerMonth],
@@ -233,7 +249,7 @@ export function performanceDoc(report: Json): { markdown: string; chart?: string
     report.localOverhead && localOverhead(report),
     report.throughput && throughput(report),
     report.cost && cost(report),
-    report.cost?.search && searchCost(report.cost.search),
+    report.cost && searchEngineCost(),
     report.memory && memory(report),
     ...Object.keys(report)
       .filter((key) => key.startsWith('queryAtScale') && report[key]?.resources)

@@ -20,7 +20,8 @@ import { GenericResourceServiceStack } from './stack';
  * (it costs 2 index write units per update); `-c accessLog=false` turns off API Gateway's
  * access log (one line per request, on by default: docs/performance.md);
  * `-c searchMinCapacity=0.5` keeps the search cluster awake (default 0: it pauses when idle) and
- * `-c searchMaxCapacity=<ACU>` caps it (default 4), in Aurora capacity units.
+ * `-c searchMaxCapacity=<ACU>` caps it (default 4), in Aurora capacity units; `-c searchConcurrency=<n>`
+ * sets how many search instances may run at once (default: the connection budget's, at most 200).
  */
 const app = new App();
 let deployment: DeploymentContext;
@@ -59,6 +60,7 @@ export const stack = new GenericResourceServiceStack(app, name, {
   tokenRateLimit: acl && edgeSecret ? { webAclArn: acl.webAclArn, edgeSecret } : undefined,
   searchMinCapacity: capacityUnits('searchMinCapacity', context('searchMinCapacity')),
   searchMaxCapacity: capacityUnits('searchMaxCapacity', context('searchMaxCapacity')),
+  searchConcurrency: positiveInteger('searchConcurrency', context('searchConcurrency')),
   crossRegionReferences: waf,
   env,
 });

@@ -23,6 +23,8 @@ export interface GrantTargets {
   uploads: Bucket;
   /** The search cluster the search permissions sign in to. */
   searchEngine: SearchEngine;
+  /** The stream records the indexer could not index. */
+  searchFailures: Bucket;
 }
 
 /** Object actions of a function, collected per bucket and granted in one statement on that bucket's key pattern. */
@@ -82,13 +84,21 @@ const grants: Record<Permission, (fn: IFunction, targets: GrantTargets, objects:
       }),
     );
     Validations.of(fn).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:lambda:${nagValue(stack.region, 'AWS::Region')}:${nagValue(stack.account, 'AWS::AccountId')}:function:gr-extension-*]`,
+      id: `AwsSolutions-IAM5[Resource::arn:${nagValue(stack.partition, 'AWS::Partition')}:lambda:${nagValue(stack.region, 'AWS::Region')}:${nagValue(stack.account, 'AWS::AccountId')}:function:gr-extension-*]`,
       reason: 'Projects bind extension actions to functions chosen at run time; the gr-extension- name prefix is the boundary of what may be invoked (docs/extensions.md).',
     });
   },
   'subscriptions:deliver': grantDelivery,
   'search:read': (fn, { searchEngine }) => searchEngine.grantConnect(fn, 'reader'),
   'search:write': (fn, { searchEngine }) => searchEngine.grantConnect(fn, 'writer'),
+  'searchFailures:write': (fn, { searchFailures }) => {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [searchFailures.arnForObjects('*')] }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [searchFailures.bucketArn] }));
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(fn).resolve((searchFailures.node.defaultChild as CfnBucket).logicalId)}.Arn>/*]`,
+      reason: 'The bucket holds only the stream records set aside by this function and by its own event source mapping, under keys Lambda chooses (a shard, a date, a uuid): the function is granted the bucket\'s objects, nothing else.',
+    });
+  },
 };
 
 /**
@@ -133,6 +143,6 @@ function grantObjectActions(fn: IFunction, bucket: Bucket, actions: Set<string>,
 }
 
 /** How cdk-nag names a value in a finding id: the literal, or `<AWS::Region>` for an unresolved pseudo parameter. */
-function nagValue(value: string, pseudoParameter: 'AWS::Region' | 'AWS::AccountId'): string {
+function nagValue(value: string, pseudoParameter: 'AWS::Partition' | 'AWS::Region' | 'AWS::AccountId'): string {
   return Token.isUnresolved(value) ? `<${pseudoParameter}>` : value;
 }

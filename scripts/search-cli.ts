@@ -89,13 +89,13 @@ async function inThisProcess(options: StoreOptions) {
       : {}),
   });
   const { handler } = await import('../functions/index-changes/handler');
-  const { dynamoDb, searchPool } = await import('../shared/composition-root');
+  const { dynamoDb, closeSearchPools } = await import('../shared/composition-root');
   // As in the local stack: the table refuses what the function's permissions would not let it do in AWS.
   enforceTableGrants(dynamoDb());
   return {
     run: ((event) => asFunction(indexChanges, () => handler(event))) as Run,
     where: `table ${table.tableName}${table.endpoint ? ` at ${table.endpoint}` : ''} (from ${table.source})`,
-    close: () => searchPool().end(),
+    close: closeSearchPools,
   };
 }
 

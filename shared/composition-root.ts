@@ -72,8 +72,10 @@ export const dynamoDb = /* @__PURE__ */ once(createDynamoDbClient);
 export const s3 = /* @__PURE__ */ once(createS3Client);
 export const s3ForPresigning = /* @__PURE__ */ once(createPresigningS3Client);
 export const lambda = /* @__PURE__ */ once(createLambdaClient);
-/** The search engine (PostgreSQL): one pool per process. */
-export const searchPool = /* @__PURE__ */ once(() => createPostgresPool(config.searchDatabase));
+/** The search engine (PostgreSQL): one pool per use and process (in AWS a function has one use). */
+export const searchPool = /* @__PURE__ */ once(() => createPostgresPool(config.searchDatabase, 'search'));
+export const indexingPool = /* @__PURE__ */ once(() => createPostgresPool(config.searchDatabase, 'indexing'));
+export const closeSearchPools = async (): Promise<void> => void (await Promise.all([searchPool().end(), indexingPool().end()]));
 export const lambdaInvoker = /* @__PURE__ */ once((): LambdaInvoker => new AwsLambdaInvoker(lambda));
 
 // ---- Stores ----------------------------------------------------------------------------------
@@ -94,10 +96,10 @@ export const imageStorage = /* @__PURE__ */ once(
 );
 /** Per project: where Powertools keeps the records of Idempotency-Keys (shared/http/idempotency-keys.ts). */
 export const idempotencyRecords = (projectKey: string) => idempotencyRecordsOf(dynamoDb(), config.tableName, projectKey);
-export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => new PostgresSearchIndexWriter(searchPool()));
-export const searchIndexContents = /* @__PURE__ */ once((): SearchIndexContents => new PostgresSearchIndexContents(searchPool()));
+export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => new PostgresSearchIndexWriter(indexingPool()));
+export const searchIndexContents = /* @__PURE__ */ once((): SearchIndexContents => new PostgresSearchIndexContents(indexingPool()));
 export const searchIndex = /* @__PURE__ */ once((): SearchIndex => new PostgresSearchIndex(searchPool()));
-export const searchIndexVersions = /* @__PURE__ */ once((): SearchIndexVersions => new PostgresSearchIndexVersions(searchPool()));
+export const searchIndexVersions = /* @__PURE__ */ once((): SearchIndexVersions => new PostgresSearchIndexVersions(indexingPool()));
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------

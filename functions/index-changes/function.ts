@@ -7,6 +7,6 @@ import { defineFunction } from '../../shared/http/declaration';
  */
 export const indexChanges = defineFunction({
   name: 'index-changes',
-  permissions: ['projects:read', 'search:write'],
+  permissions: ['projects:read', 'search:write', 'searchFailures:write'],
   tableStream: { batchSize: 100, batchingWindowSeconds: 0, retryAttempts: 10 },
 });

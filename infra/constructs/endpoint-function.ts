@@ -20,6 +20,8 @@ export interface EndpointFunctionProps {
   filesBesideBundle?: readonly string[];
   /** The network the function runs in; none (Lambda's own) unless it must reach something inside one. */
   network?: { vpc: IVpc; subnets: SubnetSelection };
+  /** Instances that may run at once, reserved from the account's concurrency; unbounded unless set. */
+  reservedConcurrency?: number;
 }
 
 /**
@@ -50,6 +52,7 @@ export class EndpointFunction extends NodejsFunction {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       environment: props.environment,
+      reservedConcurrentExecutions: props.reservedConcurrency,
       vpc: props.network?.vpc,
       vpcSubnets: props.network?.subnets,
       bundling: {

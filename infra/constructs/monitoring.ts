@@ -18,12 +18,17 @@ import { Operation, type ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { DatabaseCluster } from 'aws-cdk-lib/aws-rds';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { FilterPattern, MetricFilter, QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
 import { DEAD_LETTER_MESSAGE, DELIVERY_FAILED_MESSAGE } from '../../shared/services/subscription-delivery';
+import { searchResources } from '../../functions/search-resources/endpoint';
+import { routeKey } from '../../shared/http/declaration';
+import type { SearchConnectionBudget } from '../search-connection-budget';
 
 /**
  * The namespace of a stack's own metrics, all derived from log lines by metric filters: the stack's
@@ -65,6 +70,10 @@ export const REFUSALS_PER_CLIENT_QUERY = new QueryString({
   limit: 100,
 });
 
+/** The failures bucket's request metrics (infra/stack.ts), for the whole bucket. */
+export const SEARCH_FAILURES_METRICS_FILTER = 'EntireBucket';
+const SEARCH_ROUTE = routeKey(searchResources.routes[0]);
+
 /** What each alarm fires on. README.md ("Alarms") says what each means and what to do. */
 export const ALARM_THRESHOLDS = {
   /** Percent of requests answered 5xx, over each of 3 consecutive 5-minute periods. */
@@ -89,10 +98,18 @@ export const ALARM_THRESHOLDS = {
   lostNotifications: 0,
   /** Age in ms of the oldest stream record not yet consumed, over each of 3 consecutive 5-minute periods. */
   streamIteratorAgeMs: 60_000,
-  /** Stream batches the search indexer gave up on, waiting in its queue: any. */
-  searchIndexFailedBatches: 0,
+  /** Stream records set aside by the search indexer or its mapping (objects put in the failures bucket) in 5 minutes: any. */
+  searchIndexRecordsSetAside: 0,
   /** Age in ms of the oldest stream record the search indexer has not applied, over each of 3 consecutive 5-minute periods. */
   searchIndexIteratorAgeMs: 60_000,
+  /** Percent of searches answered 503 (the engine did not answer), over each of 3 consecutive 5-minute periods: longer than a resume. */
+  searchUnavailablePercent: 5,
+  /** The cluster's connections, percent of what the search and indexer users may hold together. */
+  searchConnectionsPercent: 80,
+  /** The cluster's capacity, percent of its maximum, over each of 3 consecutive 5-minute periods. */
+  searchCapacityPercent: 90,
+  /** The cluster's unused memory at its maximum capacity, percent of that capacity's memory (2 GiB per ACU), over each of 3 consecutive 5-minute periods. */
+  searchFreeMemoryPercent: 10,
 } as const;
 
 export interface MonitoringProps {
@@ -112,8 +129,8 @@ export interface MonitoringProps {
   alarmEmail?: string;
   /** The table stream's consumer, its log group and the queue of the batches it failed. */
   changeConsumer?: { fn: IFunction; logGroup: ILogGroup; failedBatches: IQueue };
-  /** The search index's reader of the stream and the queue of the batches it failed. */
-  searchIndexer?: { fn: IFunction; failedBatches: IQueue };
+  /** Search: its cluster and connection budget, the indexer, the bucket of what it set aside, search's own log group. */
+  search?: { cluster: DatabaseCluster; budget: SearchConnectionBudget; maxCapacity: number; indexer: IFunction; failures: IBucket; searchLogGroup: ILogGroup };
   /** The stack's name, e.g. `GenericResourceService-europe-west1-gcp`: names the dashboard and the metrics' namespace. */
   stackName: string;
 }
@@ -209,14 +226,14 @@ export class Monitoring extends Construct {
       period,
     });
 
-    const alarm = (name: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1) =>
+    const alarm = (name: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1, below = false) =>
       this.alarms.push(
         new Alarm(this, name, {
           alarmDescription: `${description} See README.md, "Alarms".`,
           metric,
           threshold,
           evaluationPeriods,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          comparisonOperator: below ? ComparisonOperator.LESS_THAN_THRESHOLD : ComparisonOperator.GREATER_THAN_THRESHOLD,
           // No traffic is not an incident: the service idles at no cost.
           treatMissingData: TreatMissingData.NOT_BREACHING,
         }),
@@ -248,13 +265,17 @@ export class Monitoring extends Construct {
       alarm('ChangeStreamIteratorAge', fn.metric('IteratorAge', { period, statistic: 'Maximum' }), ALARM_THRESHOLDS.streamIteratorAgeMs, 'The change stream is read more than a minute late.', 3);
     }
 
-    const searchIndexer = props.searchIndexer && {
-      failed: props.searchIndexer.failedBatches.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
-      iteratorAge: props.searchIndexer.fn.metric('IteratorAge', { period, statistic: 'Maximum' }),
-    };
-    if (searchIndexer) {
-      alarm('SearchIndexFailedBatches', searchIndexer.failed, ALARM_THRESHOLDS.searchIndexFailedBatches, 'The search indexer gave up on stream batches: those changes are missing from search.');
-      alarm('SearchIndexIteratorAge', searchIndexer.iteratorAge, ALARM_THRESHOLDS.searchIndexIteratorAgeMs, 'The search index is more than a minute behind the table.', 3);
+    const search = props.search && searchMetrics(this, props.search, namespace, period);
+    if (search && props.search) {
+      const { budget, maxCapacity } = props.search;
+      alarm('SearchIndexRecordsSetAside', search.setAside, ALARM_THRESHOLDS.searchIndexRecordsSetAside, 'Stream records the search indexer could not index were set aside: those changes are missing from search.');
+      alarm('SearchIndexIteratorAge', search.iteratorAge, ALARM_THRESHOLDS.searchIndexIteratorAgeMs, 'The search index is more than a minute behind the table.', 3);
+      alarm('SearchUnavailable', search.unavailablePercent, ALARM_THRESHOLDS.searchUnavailablePercent, 'More than 5% of searches answered 503 for 15 minutes: the search engine does not answer.', 3);
+      const connectionsThreshold = Math.floor(((budget.search + budget.indexer) * ALARM_THRESHOLDS.searchConnectionsPercent) / 100);
+      alarm('SearchClusterConnections', search.connections, connectionsThreshold, 'The search cluster holds most of the connections its users may open.');
+      alarm('SearchClusterCapacity', search.capacityPercent, ALARM_THRESHOLDS.searchCapacityPercent, 'The search cluster runs at its maximum capacity.', 3);
+      const freeMemoryThreshold = (maxCapacity * 2 * 1024 ** 3 * ALARM_THRESHOLDS.searchFreeMemoryPercent) / 100;
+      alarm('SearchClusterMemory', search.freeMemory, freeMemoryThreshold, 'The search cluster is short of memory at its maximum capacity.', 3, true);
     }
 
     if (props.alarmEmail) {
@@ -316,8 +337,9 @@ export class Monitoring extends Construct {
         [graph('Queries past the budget (400 QueryTimedOut) per route', [perRoute('QueryTimedOut', 'Sum', 'QueryTimedOut')], 24)],
       ],
     });
-    if (searchIndexer) {
-      dashboard.addWidgets(graph('Search index: failed batches', [searchIndexer.failed], 12), graph('Search index: iterator age (ms)', [searchIndexer.iteratorAge], 12));
+    if (search) {
+      dashboard.addWidgets(graph('Search: 503 (% of searches)', [search.unavailablePercent]), graph('Search index: records set aside', [search.setAside]), graph('Search index: iterator age (ms)', [search.iteratorAge]));
+      dashboard.addWidgets(graph('Search cluster: connections', [search.connections]), graph('Search cluster: capacity (% of maximum)', [search.capacityPercent]), graph('Search cluster: free memory at maximum (bytes)', [search.freeMemory]));
     }
     if (props.accessLogGroup) {
       const queryString = REFUSALS_PER_CLIENT_QUERY.toString();
@@ -332,4 +354,29 @@ export class Monitoring extends Construct {
       });
     }
   }
+}
+
+/**
+ * What search's alarms and graphs watch: the requests search answered 503 (its request lines), the
+ * objects put in the failures bucket (S3 request metrics, which count the indexer's own and its
+ * mapping's alike), the indexer's lag, and the cluster's connections, capacity and memory.
+ */
+function searchMetrics(scope: Construct, search: NonNullable<MonitoringProps['search']>, namespace: string, period: Duration) {
+  const filter = { metricNamespace: namespace, metricName: 'SearchUnavailable', metricValue: '1' };
+  new MetricFilter(scope, 'SearchUnavailableFilter', { logGroup: search.searchLogGroup, filterPattern: FilterPattern.numberValue('$.status', '=', 503), ...filter });
+  const sum = (metricName: string, dimensionsMap?: Record<string, string>, statistic = 'Sum') => new Metric({ namespace, metricName, dimensionsMap, statistic, period });
+  const cluster = (metricName: string, statistic: string) => search.cluster.metric(metricName, { period, statistic });
+  return {
+    unavailablePercent: new MathExpression({
+      expression: 'IF(searches > 0, 100 * FILL(unavailable, 0) / searches, 0)',
+      usingMetrics: { unavailable: sum('SearchUnavailable'), searches: sum('Latency', { route: SEARCH_ROUTE }, 'SampleCount') },
+      period,
+      label: 'Search 503 (% of searches)',
+    }),
+    setAside: new Metric({ namespace: 'AWS/S3', metricName: 'PutRequests', dimensionsMap: { BucketName: search.failures.bucketName, FilterId: SEARCH_FAILURES_METRICS_FILTER }, statistic: 'Sum', period }),
+    iteratorAge: search.indexer.metric('IteratorAge', { period, statistic: 'Maximum' }),
+    connections: cluster('DatabaseConnections', 'Maximum'),
+    capacityPercent: cluster('ACUUtilization', 'Average'),
+    freeMemory: cluster('FreeableMemory', 'Minimum'),
+  };
 }

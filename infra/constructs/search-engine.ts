@@ -6,7 +6,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { AuroraPostgresEngineVersion, ClusterInstance, Credentials, DatabaseCluster, DatabaseClusterEngine } from 'aws-cdk-lib/aws-rds';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
-import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, SEARCH_DATABASE_USERS_SQL } from '../search-database-users';
+import { searchConnectionBudget, type SearchConnectionBudget } from '../search-connection-budget';
+import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, searchDatabaseUsersSql } from '../search-database-users';
 
 export type SearchDatabaseUser = keyof typeof SEARCH_DATABASE_USERS;
 
@@ -14,33 +15,40 @@ export interface SearchEngineProps {
   /** Aurora capacity units the cluster keeps when idle: 0 pauses it (storage only, ≈ 15 s to resume); 0.5 keeps it awake. */
   minCapacity: number;
   maxCapacity: number;
+  /** Search instances at once, instead of the budget's default cap (`-c searchConcurrency`). */
+  searchConcurrency?: number;
 }
 
 /** The id CDK gives the function of AwsCustomResource, a singleton of the stack. */
 export const AWS_CUSTOM_RESOURCE_FUNCTION_ID = 'AWS679f53fac002430cb0da5b7982bd2287';
 
 /** Idle minutes before a cluster at 0 ACU pauses: Aurora's shortest. */
-const AUTO_PAUSE = Duration.minutes(5);
+export const AUTO_PAUSE = Duration.minutes(5);
 
 /**
  * The search engine in AWS: Aurora PostgreSQL Serverless v2 in a network of its own, isolated
- * subnets only (no NAT: the functions in it reach the cluster and, through a gateway endpoint,
- * DynamoDB, and nothing else), the functions signing in with IAM tokens as one of two users
+ * subnets only (no NAT: the functions in it reach the cluster and, through gateway endpoints,
+ * DynamoDB and S3, and nothing else), the functions signing in with IAM tokens as one of two users
  * (docs/design.md, "Search engine").
  */
 export class SearchEngine extends Construct {
   readonly vpc: Vpc;
   readonly cluster: DatabaseCluster;
+  /** How many instances of each function may run, each holding a connection. */
+  readonly budget: SearchConnectionBudget;
+  readonly maxCapacity: number;
   /** Where a function that signs in to the engine runs. */
   readonly subnets: SubnetSelection = { subnetType: SubnetType.PRIVATE_ISOLATED };
 
   constructor(scope: Construct, id: string, props: SearchEngineProps) {
     super(scope, id);
+    this.maxCapacity = props.maxCapacity;
+    this.budget = searchConnectionBudget(props.maxCapacity, { minAcu: props.minCapacity, searchConcurrency: props.searchConcurrency });
     this.vpc = new Vpc(this, 'Network', {
       maxAzs: 2,
       natGateways: 0,
       subnetConfiguration: [{ name: 'isolated', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 24 }],
-      gatewayEndpoints: { DynamoDb: { service: GatewayVpcEndpointAwsService.DYNAMODB } },
+      gatewayEndpoints: { DynamoDb: { service: GatewayVpcEndpointAwsService.DYNAMODB }, S3: { service: GatewayVpcEndpointAwsService.S3 } },
     });
     Validations.of(this.vpc).acknowledge({
       id: 'AwsSolutions-VPC7',
@@ -85,7 +93,7 @@ export class SearchEngine extends Construct {
       onUpdate: {
         service: 'RDSData',
         action: 'executeStatement',
-        parameters: { resourceArn: this.cluster.clusterArn, secretArn: this.cluster.secret!.secretArn, database: SEARCH_DATABASE_NAME, sql: SEARCH_DATABASE_USERS_SQL },
+        parameters: { resourceArn: this.cluster.clusterArn, secretArn: this.cluster.secret!.secretArn, database: SEARCH_DATABASE_NAME, sql: searchDatabaseUsersSql(this.budget) },
         physicalResourceId: PhysicalResourceId.of('search-database-users'),
       },
       policy: AwsCustomResourcePolicy.fromStatements([

@@ -55,7 +55,9 @@ export type Permission =
   /** Read the search index: signs in to the search engine as its reader (SELECT only); the function runs beside the engine, in its network. */
   | 'search:read'
   /** Write the search index: signs in as its writer (owns the index's tables); in the engine's network too. */
-  | 'search:write';
+  | 'search:write'
+  /** Set aside, read, list and remove the stream records the indexer could not index (the failures bucket, also its mapping's on-failure destination). */
+  | 'searchFailures:write';
 
 /** The `{parameter}` names of a path. */
 export type PathParameterOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParameterOf<Rest> : never;

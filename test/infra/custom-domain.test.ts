@@ -1,11 +1,11 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { describe, it } from 'vitest';
 import { GenericResourceServiceStack } from '../../infra/stack';
+import { cdkApp } from '../support/cdk-app';
 
 const synth = (customDomain: ConstructorParameters<typeof GenericResourceServiceStack>[2]['customDomain']) =>
   Template.fromStack(
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Domain', {
+    new GenericResourceServiceStack(cdkApp(), 'Domain', {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },

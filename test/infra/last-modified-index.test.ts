@@ -1,13 +1,13 @@
-import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { deploymentContext } from '../../infra/deployment-context';
 import { GenericResourceServiceStack } from '../../infra/stack';
 import { LAST_MODIFIED_INDEX_NAME } from '../../shared/store/dynamodb/table-schema';
+import { cdkApp } from '../support/cdk-app';
 
 /** The table's lastModifiedAt index (default; `-c lastModifiedIndex=false` removes it), its functions' variable, its grant. */
 const build = (lastModifiedIndex?: boolean) => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = cdkApp();
   const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
     region: 'europe-west1',
     cloudProvider: 'gcp',

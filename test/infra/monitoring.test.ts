@@ -1,4 +1,3 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALARM_THRESHOLDS, REFUSALS_PER_CLIENT_QUERY, REQUEST_METRICS, metricsNamespaceOf } from '../../infra/constructs/monitoring';
@@ -7,6 +6,7 @@ import { AWS_CUSTOM_RESOURCE_FUNCTION_ID } from '../../infra/constructs/search-e
 import { logger } from '../../shared/observability/logger';
 import { GenericResourceServiceStack, type GenericResourceServiceStackProps } from '../../infra/stack';
 import { AUTHORIZER_REFUSAL_MESSAGE } from '../../shared/auth/authorizer-settings';
+import { cdkApp } from '../support/cdk-app';
 
 const STACK_NAME = 'GenericResourceService-europe-west1-gcp';
 /** The stack's own metrics: a namespace per stack, so two pairings in one account never mix. */
@@ -15,7 +15,7 @@ const METRICS_NAMESPACE = metricsNamespaceOf(STACK_NAME);
 const synth = (props: Partial<GenericResourceServiceStackProps> = {}) =>
   Template.fromStack(
     // Skip esbuild bundling: these tests check the template, not the bundles.
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), STACK_NAME, {
+    new GenericResourceServiceStack(cdkApp(), STACK_NAME, {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },
@@ -121,7 +121,7 @@ describe('request metrics from the functions\' request lines', () => {
   it('every endpoint function\'s log group has the Latency, ClientErrors, ServerErrors and QueryTimedOut filters, per route', () => {
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter')).map((filter: any) => filter.Properties);
     for (const fn of requestFunctions) {
-      const own = filters.filter((filter) => new RegExp(`^${fn}Logs[0-9A-F]{8}$`).test(filter.LogGroupName.Ref));
+      const own = filters.filter((filter) => new RegExp(`^${fn}Logs[0-9A-F]{8}$`).test(filter.LogGroupName.Ref) && filter.MetricTransformations[0].MetricName !== 'SearchUnavailable');
       expect(own.map((filter) => filter.MetricTransformations[0].MetricName).sort(), fn).toEqual(Object.keys(REQUEST_METRICS).sort());
       for (const filter of own) {
         expect(filter.MetricTransformations[0]).toMatchObject({ MetricNamespace: METRICS_NAMESPACE, Dimensions: [{ Key: 'route', Value: '$.route' }] });
@@ -131,7 +131,11 @@ describe('request metrics from the functions\' request lines', () => {
     expect(filters.filter((filter) => /^AuthorizerLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName)).toEqual(['AuthorizerRefusals']);
     // The change stream's consumer: its failed deliveries and dead letters.
     expect(filters.filter((filter) => /^DeliverChangesLogs/.test(filter.LogGroupName.Ref)).map((filter) => filter.MetricTransformations[0].MetricName).sort()).toEqual(['DeadLetters', 'DeliveryFailures']);
-    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 3);
+    // Search's 503s, for its own alarm (test/infra/search-engine.test.ts).
+    expect(filters.filter((filter) => filter.MetricTransformations[0].MetricName === 'SearchUnavailable').map((filter) => filter.LogGroupName.Ref)).toEqual([
+      expect.stringMatching(/^SearchResourcesLogs/),
+    ]);
+    expect(filters).toHaveLength(requestFunctions.length * Object.keys(REQUEST_METRICS).length + 4);
   });
 
   it('read the request line\'s fields: latency from `ms`, errors from `status`, queries past the budget from `code`', () => {
@@ -167,7 +171,7 @@ describe('the filters and the lines they read', () => {
     );
     const filters = Object.values(plain.findResources('AWS::Logs::MetricFilter'))
       .map((filter: any) => filter.Properties)
-      .filter((filter) => !['AuthorizerRefusals', 'DeadLetters', 'DeliveryFailures'].includes(filter.MetricTransformations[0].MetricName));
+      .filter((filter) => !['AuthorizerRefusals', 'DeadLetters', 'DeliveryFailures', 'SearchUnavailable'].includes(filter.MetricTransformations[0].MetricName));
     for (const filter of filters) {
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) [<>=]+ \d+/g)) expect(typeof line[field], field).toBe('number');
       for (const [, field] of filter.FilterPattern.matchAll(/\$\.(\w+) = "/g)) expect(typeof line[field], field).toBe('string');
@@ -189,13 +193,13 @@ describe('the filters and the lines they read', () => {
 });
 
 describe('alarm count', () => {
-  it('use 24 metrics in all, the count README.md prices ($0.10 each a month)', () => {
+  it('use 29 metrics in all, the count README.md prices ($0.10 each a month)', () => {
     const metrics = alarms(plain).reduce((count, alarm) => count + (alarm.Metrics ? alarm.Metrics.filter((query: any) => query.MetricStat).length : 1), 0);
-    expect(metrics).toBe(24);
+    expect(metrics).toBe(29);
   });
 
   it('treat no data as no incident (an idle service), and explain themselves', () => {
-    expect(alarms(plain)).toHaveLength(14);
+    expect(alarms(plain)).toHaveLength(18);
     for (const alarm of alarms(plain)) {
       expect(alarm.TreatMissingData).toBe('notBreaching');
       expect(alarm.AlarmDescription).toMatch(/README\.md, "Alarms"/);
@@ -247,8 +251,9 @@ describe('dashboard', () => {
     }
     // Per route, from the request lines' metrics.
     for (const metric of Object.keys(REQUEST_METRICS)) expect(body).toMatch(new RegExp(`SEARCH\\('\\{[\\\\]*"${METRICS_NAMESPACE}[\\\\]*",route\\} MetricName=[\\\\]*"${metric}[\\\\]*"'`));
-    // The service's functions, not the deploy-time one that creates the search database users.
-    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !id.startsWith('LogRetention') && !id.startsWith(AWS_CUSTOM_RESOURCE_FUNCTION_ID));
+    // The service's functions, not the deploy-time ones (the search database users, the index migrations, the default security group).
+    const deployTime = [AWS_CUSTOM_RESOURCE_FUNCTION_ID, 'SearchIndexMigrationsframework', 'CustomVpcRestrictDefaultSG'];
+    const functions = Object.keys(plain.findResources('AWS::Lambda::Function')).filter((id) => !deployTime.some((prefix) => id.startsWith(prefix)));
     for (const fn of functions) expect(body, fn).toContain(fn);
   });
 });

@@ -1,9 +1,10 @@
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
+import { cdkApp } from '../support/cdk-app';
 
 /**
  * cdk-nag's AWS Solutions pack on the whole stack: no finding may stand unacknowledged, and every
@@ -15,7 +16,7 @@ import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
 
 function synthesize(env?: { account: string; region: string }) {
   // Skip esbuild bundling: the checks read the template, not the bundles.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = cdkApp();
   const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
     region: 'europe-west1',
     cloudProvider: 'gcp',
@@ -72,14 +73,14 @@ describe('what the acknowledgements rely on', () => {
 
   it('grants nothing on Resource "*" (no tracing, so no X-Ray actions either) but sending to subscriptions\' destinations in other accounts', () => {
     const onEverything = allowStatements().filter((statement) => [statement.Resource].flat().includes('*'));
-    expect(onEverything.map((statement) => statement.Action)).toEqual([['sqs:SendMessage', 'sns:Publish', 'events:PutEvents']]);
+    expect(onEverything.map((statement) => [statement.Action].flat().sort())).toEqual([['events:PutEvents', 'sns:Publish', 'sqs:SendMessage']]);
   });
 
   it('grants no wildcard actions at all', () => {
     for (const statement of allowStatements()) for (const action of [statement.Action].flat()) expect(action).not.toContain('*');
   });
 
-  it('grants S3 to the image functions only: exactly their calls, on image keys of served images or pending uploads (and, to read pending ones, listing that bucket)', () => {
+  it('grants S3 to the image functions and the indexer only: exactly their calls, on image keys of served images or pending uploads (and, to read pending ones, listing that bucket), on the search failures bucket', () => {
     const s3Of = (policyId: string) =>
       Object.entries(template.findResources('AWS::IAM::Policy'))
         .filter(([id]) => id.startsWith(policyId))
@@ -90,7 +91,7 @@ describe('what the acknowledgements rely on', () => {
       StartImageUpload: { uploads: ['s3:PutObject'] },
       CompleteImageUpload: { images: ['s3:PutObject', 's3:DeleteObject'], uploads: ['s3:GetObject', 's3:DeleteObject'], listsUploads: true },
     };
-    const single = (actions: string[]) => (actions.length === 1 ? actions[0] : actions);
+    const single = (actions: string[]) => (actions.length === 1 ? actions[0] : [...actions].sort());
     for (const [fn, { images, uploads, listsUploads }] of Object.entries(expected)) {
       const statements = s3Of(`${fn}ServiceRoleDefaultPolicy`);
       const onImages = statements.find((statement) => JSON.stringify(statement.Resource).includes('/*/images/*'));
@@ -104,8 +105,13 @@ describe('what the acknowledgements rely on', () => {
       expect(listing, fn).toEqual(listsUploads ? [expect.objectContaining({ Resource: { 'Fn::GetAtt': [expect.stringMatching(/^ImageUploads/), 'Arn'] } })] : []);
       expect(statements.length, fn).toBe([onImages, onUploads, ...listing].filter(Boolean).length);
     }
+    // The indexer sets aside, replays and removes records in its failures bucket (its mapping's destination too), and nothing else.
+    expect(s3Of('IndexChangesServiceRoleDefaultPolicy')).toEqual([
+      { Effect: 'Allow', Action: ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'], Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailures/), 'Arn'] }, '/*']] } },
+      { Effect: 'Allow', Action: 's3:ListBucket', Resource: { 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailures/), 'Arn'] } },
+    ]);
     const all = allowStatements().filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('s3:')));
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(7);
   });
 
   it('lets the token and introspection functions update the brake counters in client partitions, and nothing else', () => {

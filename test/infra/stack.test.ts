@@ -1,4 +1,3 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GenericResourceServiceStack, THROTTLE } from '../../infra/stack';
@@ -6,6 +5,7 @@ import { AUTHORIZER_CACHE_TTL_SECONDS } from '../../shared/auth/authorizer-setti
 import { endpoints, functions as declaredFunctions } from '../../functions/endpoints';
 import { routeKey } from '../../shared/http/declaration';
 import { TABLE_TTL_ATTRIBUTE } from '../../shared/store/dynamodb/table-schema';
+import { cdkApp } from '../support/cdk-app';
 
 const routes = endpoints.flatMap((endpoint) => endpoint.routes);
 
@@ -13,7 +13,7 @@ let template: Template;
 
 beforeAll(() => {
   // Skip esbuild bundling: these tests check the template, not the bundles.
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const app = cdkApp();
   const stack = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
     region: 'europe-west1',
     cloudProvider: 'gcp',
@@ -65,8 +65,8 @@ describe('the API routes come from the endpoint declarations', () => {
       if (declaration.permissions.length === 0) expect(actions, declaration.name).toEqual([]);
       if (!declaration.permissions.includes('projects:write')) {
         // The consumer writes its own partitions only (parked notifications, dead letters: below); every other function none.
-        const allowed = declaration.permissions.includes('subscriptions:deliver') ? ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem'] : [];
-        expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)), declaration.name).toEqual(allowed);
+        const allowed = declaration.permissions.includes('subscriptions:deliver') ? ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:PutItem'] : [];
+        expect(actions.filter((action) => /^dynamodb:(Put|Delete|BatchWrite)/.test(action)).sort(), declaration.name).toEqual(allowed);
       }
       if (!declaration.permissions.includes('signingKey:sign')) expect(actions, declaration.name).not.toContain('kms:Sign');
     }
@@ -117,7 +117,7 @@ describe('pending image uploads and Idempotency-Key records', () => {
     const keyed = endpoints.filter((endpoint) => endpoint.idempotencyKey).map((endpoint) => endpoint.name);
     expect(keyed.length).toBeGreaterThan(0);
     for (const handler of keyed) {
-      expect(tableAccessOf(handler), handler).toContainEqual({ actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], leadingKeys: ['PROJECT#*'] });
+      expect(tableAccessOf(handler), handler).toContainEqual({ actions: ['dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], leadingKeys: ['PROJECT#*'] });
     }
   });
 });
@@ -168,7 +168,8 @@ function tableAccessOf(handler: string): { actions: string[]; leadingKeys: unkno
     .filter((statement) => [statement.Action].flat().some((action: string) => action.startsWith('dynamodb:')))
     // The consumer's reads of the table's stream (test/infra/subscriptions.test.ts).
     .filter((statement) => !JSON.stringify(statement.Resource).includes('StreamArn'))
-    .map((statement) => ({ actions: [statement.Action].flat(), leadingKeys: statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] }));
+    // In any order: the CDK sorts the actions of each statement (@aws-cdk/aws-iam:minimizePolicies).
+    .map((statement) => ({ actions: [statement.Action].flat().sort(), leadingKeys: statement.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'] }));
 }
 
 describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
@@ -220,7 +221,7 @@ describe('least privilege by key (dynamodb:LeadingKeys), per function', () => {
   });
 
   it.each(Object.entries(expected))('%s reaches only its partitions, with exactly its actions', (handler, statements) => {
-    expect(tableAccessOf(handler)).toEqual(statements);
+    expect(tableAccessOf(handler)).toEqual(statements.map((statement) => ({ ...statement, actions: [...statement.actions].sort() })));
   });
 
   it('grants Scan to no function (a Scan has no leading key, so the condition could not hold it)', () => {
@@ -318,7 +319,9 @@ describe('images bucket', () => {
 describe('durability', () => {
   it('keeps every log group for a bounded time: functions a month, the API\'s access log 3 months', () => {
     const logGroups = Object.entries(template.findResources('AWS::Logs::LogGroup')).map(([id, group]: [string, any]) => [id.startsWith('ApiAccessLogs'), group.Properties.RetentionInDays]);
-    const functions = Object.keys(template.findResources('AWS::Lambda::Function')).length;
+    // One each, but the index migrations' provider framework, whose three functions share one, and
+    // the deploy-time function that empties the network's default security group (CDK's own, which logs nothing).
+    const functions = Object.keys(template.findResources('AWS::Lambda::Function')).length - 3;
     expect(logGroups.filter(([access]) => !access).map(([, days]) => days)).toEqual(Array(functions).fill(30));
     expect(logGroups.filter(([access]) => access).map(([, days]) => days)).toEqual([90]);
   });

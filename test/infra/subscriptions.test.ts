@@ -1,15 +1,15 @@
-import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ALARM_THRESHOLDS } from '../../infra/constructs/monitoring';
 import { GenericResourceServiceStack } from '../../infra/stack';
 import { DEAD_LETTER_MESSAGE, DELIVERY_FAILED_MESSAGE } from '../../shared/services/subscription-delivery';
+import { cdkApp } from '../support/cdk-app';
 
 /** What subscriptions add to the stack: the table's stream, its consumer, its grants, its alarms. */
 let template: Template;
 beforeAll(() => {
   template = Template.fromStack(
-    new GenericResourceServiceStack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'GenericResourceService-europe-west1-gcp', {
+    new GenericResourceServiceStack(cdkApp(), 'GenericResourceService-europe-west1-gcp', {
       region: 'europe-west1',
       cloudProvider: 'gcp',
       env: { account: '123456789012', region: 'eu-west-1' },
@@ -61,7 +61,7 @@ describe("the consumer's grants", () => {
     const toQueue = statements.find((statement) => JSON.stringify(statement.Resource).includes('ChangeStreamFailedBatches'));
     expect([toQueue.Action].flat()).toContain('sqs:SendMessage');
     expect(statements.filter((statement) => statement.Resource === '*')).toEqual([
-      { Effect: 'Allow', Action: ['sqs:SendMessage', 'sns:Publish', 'events:PutEvents'], Resource: '*' },
+      { Effect: 'Allow', Action: ['events:PutEvents', 'sns:Publish', 'sqs:SendMessage'], Resource: '*' },
     ]);
   });
 });

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_RATE_LIMIT, TokenRateLimitAcl } from '../../infra/constructs/token-rate-limit';
 import { GenericResourceServiceStack } from '../../infra/stack';
 import { EDGE_SECRET_HEADER, VIEWER_ADDRESS_HEADER } from '../../shared/auth/caller-source';
+import { cdkApp } from '../support/cdk-app';
 
 /** `-c waf=true`: the web ACL in us-east-1, the API behind CloudFront carrying it (as infra/app.ts wires them). */
 let acl: Template;
@@ -13,7 +14,7 @@ let app: App;
 let main: GenericResourceServiceStack;
 
 beforeAll(() => {
-  app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  app = cdkApp();
   const aclStack = new Stack(app, 'Acl', { env: { account: '123456789012', region: 'us-east-1' }, crossRegionReferences: true });
   const webAcl = new TokenRateLimitAcl(aclStack, 'TokenRateLimit');
   main = new GenericResourceServiceStack(app, 'GenericResourceService-europe-west1-gcp', {
@@ -73,7 +74,7 @@ describe('token rate limit (-c waf=true)', () => {
   });
 
   it('refuses to combine with a custom domain (the domain would bypass the web ACL)', () => {
-    const other = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const other = cdkApp();
     expect(
       () =>
         new GenericResourceServiceStack(other, 'X', {

@@ -34,7 +34,7 @@ const documents = DynamoDBDocumentClient.from(
 );
 const resources = new DynamoDbResourceStore(documents, local.tableName);
 const queries = new DynamoDbResourceQueryStore(documents, local.tableName);
-const engine = createPostgresPool({ url: local.searchDatabaseUrl });
+const engine = createPostgresPool({ url: local.searchDatabaseUrl }, 'indexing');
 const writer = new PostgresSearchIndexWriter(engine);
 const reindexing = (sizes?: ReindexSizes, table: ResourceQueryStore = queries) => new SearchIndexing(table, writer, new PostgresSearchIndexContents(engine), sizes);
 
@@ -69,8 +69,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { searchPool } = await import('../../shared/composition-root');
-  await searchPool().end();
+  const { closeSearchPools } = await import('../../shared/composition-root');
+  await closeSearchPools();
   for (const socket of engineSwitch.sockets) socket.destroy();
   await new Promise((done) => engineSwitch.server.close(done));
   await engine.end();

@@ -44,7 +44,7 @@ const documents = DynamoDBDocumentClient.from(
 );
 const table = new DynamoDbResourceStore(documents, local.tableName);
 const queries = new DynamoDbResourceQueryStore(documents, local.tableName);
-const admin = createPostgresPool({ url: local.searchDatabaseUrl });
+const admin = createPostgresPool({ url: local.searchDatabaseUrl }, 'indexing');
 const databases: string[] = [];
 const pools: pg.Pool[] = [];
 
@@ -56,7 +56,7 @@ async function database(): Promise<(version: number) => pg.Pool> {
   const url = new URL(local.searchDatabaseUrl);
   url.pathname = `/${name}`;
   return (version) => {
-    const pool = createPostgresPool({ url: url.toString() }, version);
+    const pool = createPostgresPool({ url: url.toString() }, 'indexing', version);
     pools.push(pool);
     return pool;
   };
@@ -268,8 +268,8 @@ describe('the deploy\'s steps, as the indexer takes them', () => {
     url.pathname = `/${databases.at(-1)}`;
     Object.assign(process.env, { SEARCH_DATABASE_URL: url.toString(), TABLE_NAME: local.tableName, AWS_ENDPOINT_URL_DYNAMODB: local.dynamoDbEndpoint, AWS_REGION: 'local', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     const { handler } = await import('../../functions/index-changes/handler');
-    const { searchPool } = await import('../../shared/composition-root');
-    pools.push(searchPool());
+    const { searchPool, indexingPool } = await import('../../shared/composition-root');
+    pools.push(searchPool(), indexingPool());
     // Out of time at once: one batch per invocation.
     const outOfTime = { getRemainingTimeInMillis: () => 0 };
     const step = (RequestType: 'Create' | 'Update', Step: string) =>

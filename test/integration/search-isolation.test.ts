@@ -32,7 +32,7 @@ const resource = (id: string, words: string[], ints: number[]): Resource => ({
 
 beforeAll(async () => {
   const { searchDatabaseUrl } = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')) as { searchDatabaseUrl: string };
-  pool = createPostgresPool({ url: searchDatabaseUrl });
+  pool = createPostgresPool({ url: searchDatabaseUrl }, 'search');
   index = new PostgresSearchIndex(pool);
   await new PostgresSearchIndexWriter(pool).apply([
     { kind: 'put', projectKey: A, resource: resource(shared, ['zebra crossing'], [7]) },
