@@ -251,9 +251,9 @@ describe('the search indexer', () => {
     expect(functionNamed('SearchIndexMigrationsframeworkonEvent')[1].Properties.Environment.Variables).toMatchObject({ USER_ON_EVENT_FUNCTION_ARN: indexer, USER_IS_COMPLETE_FUNCTION_ARN: indexer });
     const [, waiter] = resourcesOf('AWS::StepFunctions::StateMachine').find(([stateMachineId]) => stateMachineId.startsWith('SearchIndexMigrationswaiterstatemachine'))!;
     const definition = JSON.stringify(waiter.Properties.DefinitionString);
-    // Two hours (the framework's longest) in 10-second polls: long enough for a rebuild.
+    // An hour (the framework's longest) in 10-second polls: long enough for a rebuild.
     expect(definition).toContain('\\"IntervalSeconds\\":10');
-    expect(definition).toContain('\\"MaxAttempts\\":720');
+    expect(definition).toContain('\\"MaxAttempts\\":360');
     // The indexer's timeout leaves a slice minutes.
     expect(functionNamed('IndexChanges')[1].Properties.Timeout).toBe(300);
   });
