@@ -19,7 +19,7 @@ import {
   scoringTexts,
 } from '../../shared/domain/search';
 import { PostgresSearchIndex } from '../../shared/store/postgres/search-index';
-import { instantText, LOCALES, searchDatabase, seedSearchProject, VOCABULARY, type SearchProject } from '../support/search-differential';
+import { instantText, LOCALES, LONG_TEXTS, searchDatabase, seedSearchProject, VOCABULARY, type SearchProject } from '../support/search-differential';
 import { referenceSearch } from '../support/search-reference';
 import { startInProcessGateway, type InProcessGateway } from './in-process';
 
@@ -173,7 +173,7 @@ describe('GET /{projectKey}/resource/searchApiPattern answers as the reference e
 
 describe('the engine answers every SearchRequest as the reference evaluator (PostgresSearchIndex)', () => {
   const numberValue = fc.integer({ min: -2, max: 21 });
-  const textValue = fc.oneof(word, fc.constantFrom('dog-1', 'cat-77'));
+  const textValue = fc.oneof(word, fc.constantFrom('dog-1', 'cat-77', ...LONG_TEXTS, LONG_TEXTS[0]!.slice(0, 200)));
   const instantValue = instant.map((text) => Date.parse(text));
   const valueOf = (kind: Field['kind']): fc.Arbitrary<number | string> => (kind === 'number' ? numberValue : kind === 'datetime' ? instantValue : textValue);
   const valueField = fc.constantFrom(...NUMBER_FIELDS, ...TEXT_FIELDS, ...DATETIME_FIELDS).map(field);
@@ -193,7 +193,7 @@ describe('the engine answers every SearchRequest as the reference evaluator (Pos
       fc.record({ kind: fc.constant('range' as const), field: fc.constant(at), gt: valueOf(at.kind), gte: valueOf(at.kind), lt: valueOf(at.kind), lte: valueOf(at.kind) }, { requiredKeys: ['kind', 'field'] }),
     ),
     fc.record({ kind: fc.constant('exists' as const), field: fc.constantFrom(...NUMBER_FIELDS, ...TEXT_FIELDS, ...OTHER_FIELDS).map(field) }),
-    fc.record({ kind: fc.constant('prefix' as const), field: textField, value: word.map((text) => text.slice(0, 2)), caseInsensitive: fc.boolean() }),
+    fc.record({ kind: fc.constant('prefix' as const), field: textField, value: fc.oneof(word.map((text) => text.slice(0, 2)), fc.constant(LONG_TEXTS[1]!.slice(0, 230))), caseInsensitive: fc.boolean() }),
     fc.record({ kind: fc.constant('wildcard' as const), field: textField, pattern: fc.constantFrom('d*', '*a*', 'c?t*', '*-?', 'LA*', '%_*', '*'), caseInsensitive: fc.boolean() }),
     text,
   );

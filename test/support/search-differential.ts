@@ -31,6 +31,8 @@ export const VOCABULARY = [
   ...['lamp', 'lamps', 'lantern', 'lanterns', 'lan'],
 ];
 export const LOCALES = ['en', 'en-GB', 'de', 'fr', 'ja'];
+/** Texts longer than the index's prefix of a text (200 characters), alike in their first 240. */
+export const LONG_TEXTS = ['lantern '.repeat(30) + 'alpha', 'lantern '.repeat(30) + 'beta'];
 /** When the generated resources were created: 37 s apart (and a few milliseconds), so that instants order them. */
 export const CREATED_FROM = Date.parse('2026-11-29T06:00:00.000Z');
 
@@ -43,7 +45,7 @@ const draft = fc.record(
       {
         arrayOfIntExample: fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 3 }),
         arrayOfFloatExample: fc.integer({ min: -4, max: 4 }).map((half) => [half / 2]),
-        arrayOfStringExample: fc.array(phrase, { maxLength: 3 }),
+        arrayOfStringExample: fc.array(fc.oneof({ arbitrary: phrase, weight: 9 }, { arbitrary: fc.constantFrom(...LONG_TEXTS), weight: 1 }), { maxLength: 3 }),
         arrayOfObjectType: fc.array(
           fc.record({ integerExample: fc.integer({ min: 0, max: 20 }), integerExampleInt32: fc.integer({ min: -3, max: 3 }) }, { requiredKeys: ['integerExample'] }),
           { maxLength: 2 },

@@ -31,8 +31,10 @@ export const TEXT_PREFIX_LENGTH = 200;
  *   is not the word itself, written when the word enters the dictionary (`stemmedWords`).
  *
  * Ids, texts and words compare in the "C" collation, by code point, whatever the database's locale.
- * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB). The
- * value indexes include the resource, so filters and facets over a field read only its index.
+ * `prefix` keeps texts of any length indexable (a btree entry holds at most about 2.7 kB); a text
+ * shorter than it is its prefix, so a facet groups them from the index alone, and reads the few
+ * longer ones (`LONG_TEXT`) by their own index. The value indexes include the resource, so filters
+ * and facets over a field read only its index.
  */
 export const SEARCH_SCHEMA = [
   'CREATE EXTENSION IF NOT EXISTS fuzzystrmatch',
@@ -72,6 +74,9 @@ export const SEARCH_SCHEMA = [
   'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (seq, field)',
   'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) INCLUDE (seq, occurrences, smallest, previous) WHERE number IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) INCLUDE (seq, smallest) WHERE text IS NOT NULL',
+  `CREATE INDEX IF NOT EXISTS search_values_long_text ON search_values (project_key, field) INCLUDE (seq) WHERE length(text) >= ${TEXT_PREFIX_LENGTH}`,
+  // So that the planner knows long texts are few, and reads them by their index.
+  'CREATE STATISTICS IF NOT EXISTS search_values_text_length ON length(text) FROM search_values',
   `CREATE TABLE IF NOT EXISTS search_words (
      project_key text NOT NULL,
      word text COLLATE "C" NOT NULL,
@@ -89,6 +94,9 @@ export const SEARCH_SCHEMA = [
      PRIMARY KEY (project_key, dictionary, stem, word)
    )`,
 ];
+
+/** A value whose text may be longer than its prefix: the condition of the index `search_values_long_text`. */
+export const LONG_TEXT = `length(v.text) >= ${TEXT_PREFIX_LENGTH}`;
 
 /**
  * A word as the index keeps it: itself, or past MAX_WORD_LENGTH its digest (`~` is never part of a

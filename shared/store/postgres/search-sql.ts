@@ -1,5 +1,5 @@
 import { scoringTexts, type FacetRequest, type Field, type SearchExpression, type SearchRequest, type SearchSort, type TextExpression, type TextTerm } from '../../domain/search';
-import { firstInRange, prefixUpperBound, TEXT_PREFIX_LENGTH } from './search-schema';
+import { firstInRange, LONG_TEXT, prefixUpperBound, TEXT_PREFIX_LENGTH } from './search-schema';
 
 /**
  * A search request as SQL: every statement a search runs is built here, from the request and the
@@ -68,11 +68,14 @@ export class SearchSql {
       }
       if (facet.kind === 'ranges') return `SELECT ${facet.ranges.map((range, index) => rangeFigures(st, range, index)).join(', ')} ${values}`;
       // A resource holds each value once (with its occurrences): a value's rows are its resources,
-      // and the rows marked smallest are the resources with a value. One pass over the field's index.
+      // and the rows marked smallest are the resources with a value. One pass over the field's
+      // index; a text shorter than the indexed prefix is its prefix (long ones: longTexts).
       const direction = facet.order.direction > 0 ? 'ASC' : 'DESC';
       const order = (of: string) => (facet.order.by === 'count' ? `${of}count ${direction}, ${of}value` : `${of}value ${direction}`);
       const included = facet.includes ? `WHERE value = ANY(${st.bind(facet.includes)}::${facet.field.kind === 'text' ? 'text' : 'float8'}[])` : '';
-      return `WITH bucket AS (SELECT ${column} AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources ${values} GROUP BY ${column})
+      const grouped = (by: string, where = '') => `SELECT ${by} AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources ${values}${where} GROUP BY ${by}`;
+      const buckets = facet.field.kind === 'text' ? `${grouped('v.prefix', ` AND length(v.prefix) < ${TEXT_PREFIX_LENGTH}`)} UNION ALL ${grouped('v.text', ` AND ${LONG_TEXT}`)}` : grouped(column);
+      return `WITH bucket AS (${buckets})
         SELECT listed.value, listed.count, totals.total, totals.resources
         FROM (SELECT coalesce(sum(count), 0)::float8 AS total, coalesce(sum(resources), 0)::float8 AS resources FROM bucket) AS totals
         LEFT JOIN LATERAL (SELECT value, count FROM bucket ${included} ORDER BY ${order('')} LIMIT ${st.bind(facet.limit)}) AS listed ON true
@@ -88,16 +91,48 @@ export class SearchSql {
 
   /** `FROM … WHERE …` of the project's live resources, as `r`, that match every expression given. */
   private matching(st: Statement, project: string, where: readonly (SearchExpression | undefined)[]): string {
-    const conditions = where.filter((expression) => expression !== undefined).map((expression) => this.condition(st, project, expression));
+    const conditions = where.filter((expression) => expression !== undefined).map((expression) => this.condition(st, project, expression, true));
     return `FROM search_resources r WHERE ${[`r.project_key = ${project}`, 'NOT r.deleted', ...conditions].join(' AND ')}`;
   }
 
-  private condition(st: Statement, project: string, expression: SearchExpression): string {
-    const each = (of: readonly SearchExpression[]) => of.map((inner) => this.condition(st, project, inner));
+  /**
+   * `on top`: in the WHERE's chain of ANDs, where the planner turns EXISTS into joins. An OR there
+   * is not one: it would read the project, testing each resource. So an OR on top also names its
+   * candidates, a superset of its matches the indexes find (`candidates`), for the planner to start from.
+   */
+  private condition(st: Statement, project: string, expression: SearchExpression, onTop = false): string {
+    const condition = this.conditionOf(st, project, expression, onTop);
+    const candidates = onTop && expression.kind === 'or' ? this.candidates(st, project, expression) : undefined;
+    return candidates === undefined ? condition : `r.seq IN (${candidates}) AND ${condition}`;
+  }
+
+  /** Resources among which all an expression's matches are, from the indexes; undefined when that is every resource. */
+  private candidates(st: Statement, project: string, expression: SearchExpression): string | undefined {
+    if (!hasCandidates(expression)) return undefined;
     switch (expression.kind) {
       case 'and':
       case 'filter':
-        return group(each(expression.of), 'AND', 'true');
+        return this.candidates(st, project, expression.of.find(hasCandidates)!);
+      case 'or':
+        return expression.of.map((inner) => this.candidates(st, project, inner)).join(' UNION ALL ');
+      case 'not':
+        return undefined;
+      case 'text': {
+        // Every term's resources hold the first's words; any term's, some term's words.
+        const terms = expression.mustMatch === 'all' ? expression.terms.slice(0, 1) : expression.terms;
+        return `SELECT p.seq FROM search_postings p WHERE p.project_key = ${project}${this.fieldOf(st, expression)} AND ${group(terms.map((term) => this.words(st, term)), 'OR', 'false')}`;
+      }
+      default:
+        return `SELECT v.seq FROM search_values v WHERE v.project_key = ${project} AND v.field = ${st.bind(expression.field.path)}${valueCondition(st, expression)}`;
+    }
+  }
+
+  private conditionOf(st: Statement, project: string, expression: SearchExpression, onTop: boolean): string {
+    const each = (of: readonly SearchExpression[], stillOnTop = false) => of.map((inner) => this.condition(st, project, inner, stillOnTop));
+    switch (expression.kind) {
+      case 'and':
+      case 'filter':
+        return group(each(expression.of, onTop), 'AND', 'true');
       case 'or':
         return group(each(expression.of), 'OR', 'false');
       case 'not':
@@ -150,6 +185,13 @@ export class SearchSql {
     });
     return held.length === 0 ? '0::float8' : `(${held.join(' + ')})::float8 / (1 + ln(1 + r.word_count::float8))`;
   }
+}
+
+function hasCandidates(expression: SearchExpression): boolean {
+  if (expression.kind === 'not') return false;
+  if (expression.kind === 'and' || expression.kind === 'filter') return expression.of.some(hasCandidates);
+  if (expression.kind === 'or') return expression.of.length > 0 && expression.of.every(hasCandidates);
+  return expression.kind !== 'text' || expression.terms.length > 0;
 }
 
 /** The expressions a facet's resources match: the query's (scope 'query') and its own filter. */
