@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Resource } from '../../shared/domain/resource';
 import { creationOrderedId } from '../../shared/domain/resource-id';
+import { STEMMING_DICTIONARIES } from '../../shared/domain/search';
 import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 import { searchDatabase } from '../support/search-differential';
@@ -9,7 +10,7 @@ import { startInProcessGateway, type InProcessGateway } from './in-process';
 import { untilSearchable } from './search-index-caught-up';
 
 /**
- * searchApiPattern as a storefront uses it (issue 39): instants compare as instants, text is
+ * searchApiPattern as a storefront uses it: instants compare as instants, text is
  * analysed (case, accents, the locale's stems), and a term facet answers the same bytes whatever
  * the project's size.
  */
@@ -74,6 +75,11 @@ describe('analysed text', () => {
   it('folds case and accents both ways', async () => {
     for (const term of ['cafe', 'café', 'CAFÉ']) expect(keysOf(await search(PROJECT, `text.fr=${encodeURIComponent(term)}`)), term).toEqual(['item-0', 'item-2']);
     expect(keysOf(await search(PROJECT, 'text.en=dog'))).toEqual(['item-1', 'item-3']);
+  });
+
+  it('has every stemmer the domain names (stemmerOf) in the engine', async () => {
+    const { rows } = await pool.query<{ name: string }>('SELECT dictname AS name FROM pg_ts_dict');
+    expect(rows.map((row) => row.name)).toEqual(expect.arrayContaining([...STEMMING_DICTIONARIES]));
   });
 
   it('stems in the locale\'s language: text.en=dogs finds dog; a locale without a stemmer folds only', async () => {

@@ -7,7 +7,10 @@ import { tokenize } from './text-match';
  * itself. The text matches words; filters, facets and sorts read values.
  */
 export interface ResourceProjection {
-  /** The words of each string value, with the field it is at (a field's full text reads only its own). */
+  /**
+   * The words of each string value, with the text field it is at (a field's full text reads only
+   * its own); '' for a string elsewhere (a date-time, a field the schema does not name).
+   */
   texts: { field: string; words: string[] }[];
   /** The resource's values at every field the catalog knows, as `searchValuesAt` reads them. */
   values: ProjectedValue[];
@@ -26,7 +29,7 @@ export interface ProjectedValue {
 
 export function projectResource(resource: unknown, fields: FieldCatalog): ResourceProjection {
   const texts: ResourceProjection['texts'] = [];
-  forEachString(resource, (text, field) => texts.push({ field, words: tokenize(text) }));
+  forEachString(resource, (text, field) => texts.push({ field: fields.lookup(field)?.kind === 'text' ? field : '', words: tokenize(text) }));
   const values: ProjectedValue[] = [];
   for (const field of fields.all()) {
     const held = searchValuesAt(resource, field);

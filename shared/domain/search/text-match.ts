@@ -20,8 +20,9 @@ export function tokenize(text: string): string[] {
 export const MAX_WORD_LENGTH = 255;
 
 /**
- * PostgreSQL's Snowball stemmers by ISO 639-1 code: those both PostgreSQL 17 (Aurora) and 18 (local)
- * ship (18 adds Estonian). Norwegian answers for `nb` and `nn` too.
+ * PostgreSQL's Snowball stemmers (core, not an extension) by ISO 639-1 code: those both PostgreSQL
+ * 17 (Aurora) and 18 (local) ship; Estonian, which not every release has, is left out. Norwegian
+ * answers for `nb` and `nn` too.
  */
 const STEMMERS: Readonly<Record<string, string>> = {
   ar: 'arabic', hy: 'armenian', eu: 'basque', ca: 'catalan', da: 'danish', nl: 'dutch', en: 'english', fi: 'finnish',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FieldCatalog, projectResource } from '../../../shared/domain/search';
+import { FieldCatalog, projectResource, tokenize } from '../../../shared/domain/search';
 import { resource, resourceSchema } from './fixtures';
 
 const fields = new FieldCatalog(resourceSchema);
@@ -18,6 +18,8 @@ describe('what the search index keeps of a resource (projectResource)', () => {
     expect(words.filter((word) => word === 'red')).toHaveLength(3);
     expect(texts).toContainEqual({ field: 'someProperty', words: ['red', 'dog', 'red'] });
     expect(texts).toContainEqual({ field: 'key', words: ['red', 'dog'] });
+    // Strings outside the schema's text fields (instants) are words of no field.
+    expect(texts).toContainEqual({ field: '', words: tokenize(String(doc['createdAt'])) });
     // The id and the instants are strings too: their tokens are words as well.
     expect(words).toContain(String(doc['id']).split('-')[0]);
   });
