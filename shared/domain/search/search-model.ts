@@ -86,8 +86,8 @@ export type SearchExpression =
  * Words longer than MAX_WORD_LENGTH characters match only exactly.
  * `all`: every term matches some word; `any`: at least one does.
  * Score: how often the resource holds words that match a term of a text expression that scores
- * (the query's, outside `filter` and `not`), summed over those expressions, divided by
- * 1 + ln(1 + the count of all its words) (ts_rank's length normalisation); ties by id.
+ * (the query's, outside `filter` and `not`; a word at the expression's field when it has one),
+ * divided by 1 + ln(1 + the count of all its words) (ts_rank's length normalisation); ties by id.
  */
 export interface TextExpression {
   kind: 'text';

@@ -43,9 +43,7 @@ export class PostgresSearchIndex implements SearchIndex {
         // scanning the project; grouping a facet's values may take more than the default 4 MB.
         await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL random_page_cost = 1.1`);
         const run: Run = async (statement) => (await client.query({ text: statement.text, values: statement.values, query_timeout: STATEMENT_TIMEOUT_MS } as pg.QueryConfig)).rows;
-        const terms = new Map<TextTerm, TermWords>();
-        for (const text of textsOf(request)) for (const term of text.terms) terms.set(term, await wordsOf(run, projectKey, term, text.language));
-        const hits = await answer(run, new SearchSql(projectKey, terms), request);
+        const hits = await answer(run, new SearchSql(projectKey, await termWords(run, projectKey, request)), request);
         await client.query('COMMIT');
         return hits;
       } catch (error) {
@@ -103,29 +101,35 @@ async function facetCounts(run: Run, sql: SearchSql, request: SearchRequest, fac
 }
 
 /**
- * The words a term matches: itself, and the dictionary's fuzzy candidates within its edits and
- * words of its stem (search-schema.ts), one statement; a prefix reads its range of words in the
- * postings directly.
+ * The words each term of the request matches: itself, and the dictionary's fuzzy candidates within
+ * its edits and words of its stem (search-schema.ts), all terms' in one statement; a prefix reads
+ * its range of words in the postings directly.
  */
-async function wordsOf(run: Run, projectKey: string, term: TextTerm, language: string | undefined): Promise<TermWords> {
-  const words = new Set([indexedWord(term.word)]);
-  const termLetters = letters(term.word);
-  const matchable = termLetters.length <= MAX_WORD_LENGTH;
-  const dictionary = term.prefix ? undefined : stemmerOf(language);
+async function termWords(run: Run, projectKey: string, request: SearchRequest): Promise<Map<TextTerm, TermWords>> {
+  const terms = textsOf(request).flatMap((text) => text.terms.map((term) => ({ term, language: text.language })));
   const statement = new Statement();
   const [bind, project] = [(value: unknown) => statement.bind(value), statement.bind(projectKey)];
-  const lookups = [
-    ...(term.edits > 0 && matchable ? [fuzzyCandidates(bind, project, term.word, term.edits)] : []),
-    ...(dictionary !== undefined && isStemmable(term.word) ? [stemmedWords(bind, project, term.word, dictionary)] : []),
-  ];
+  const lookups = terms.flatMap(({ term, language }, index) => {
+    const dictionary = term.prefix ? undefined : stemmerOf(language);
+    const found = [
+      ...(term.edits > 0 && isMatchable(term) ? [fuzzyCandidates(bind, project, term.word, term.edits)] : []),
+      ...(dictionary !== undefined && isStemmable(term.word) ? [stemmedWords(bind, project, term.word, dictionary)] : []),
+    ];
+    return found.map((lookup) => `SELECT ${index} AS term, word, fuzzy FROM (${lookup}) AS found`);
+  });
+  const words = terms.map(({ term }) => new Set([indexedWord(term.word)]));
   if (lookups.length > 0) {
     statement.text = lookups.join(' UNION ALL ');
-    for (const { word, fuzzy } of await run<{ word: string; fuzzy: boolean }>(statement)) {
-      if (!fuzzy || isWithinEditDistance(termLetters, letters(word), term.edits)) words.add(word);
+    for (const row of await run<{ term: number; word: string; fuzzy: boolean }>(statement)) {
+      const { term } = terms[row.term]!;
+      if (!row.fuzzy || isWithinEditDistance(letters(term.word), letters(row.word), term.edits)) words[row.term]!.add(row.word);
     }
   }
-  return { words: [...words], ...(term.prefix && matchable ? { prefix: term.word } : {}) };
+  return new Map(terms.map(({ term }, index) => [term, { words: [...words[index]!], ...(term.prefix && isMatchable(term) ? { prefix: term.word } : {}) }]));
 }
+
+/** Words longer than MAX_WORD_LENGTH match only exactly. */
+const isMatchable = (term: TextTerm) => letters(term.word).length <= MAX_WORD_LENGTH;
 
 /** Every text expression of the request: its query's, its post-filter's and its facets' filters'. */
 function textsOf(request: SearchRequest): TextExpression[] {

@@ -38,9 +38,22 @@ export class SearchSql {
   /** The page's ids, in order. */
   page(request: SearchRequest): Statement {
     return this.build((st, project) => {
-      const from = this.matching(st, project, [request.query, request.postFilter]);
+      const texts = scoringTexts(request.query);
+      const keys: readonly SearchSort[] = request.sort.length > 0 ? request.sort : texts.length > 0 ? [{ by: 'score', direction: -1 }] : [];
+      const scored = keys.some((key) => key.by === 'score') && texts.length > 0;
+      // The score sums the resource's postings `s` of the scoring texts' words, joined, so that the
+      // planner reads them by resource for a few matches or all at once for many. One text of the
+      // query's top that any of its words matches is that join itself, not a condition besides.
+      const [only] = texts;
+      const isJoin = scored && texts.length === 1 && (only!.terms.length === 1 || only!.mustMatch === 'any') && isOnTop(only!, request.query);
+      const words = () => group(texts.map((text) => `(${this.anyTerm(st, text, 's')}${this.fieldOf(st, text, 's')})`), 'OR', 'false');
+      const join = scored ? ` ${isJoin ? 'JOIN' : 'LEFT JOIN'} search_postings s ON s.seq = r.seq AND s.project_key = ${project} AND ${words()}` : '';
+      const from = this.matching(st, project, [isJoin ? without(request.query!, only!) : request.query, request.postFilter], join);
+      const score = scored ? `coalesce(sum(s.occurrences), 0)::float8 / (1 + ln(1 + r.word_count::float8))` : '0::float8';
+      const byId = keys.some((key) => key.by === 'field' && key.field.path === 'id');
+      const order = [...keys.map((key) => `${key.by === 'score' ? score : sortValue(st, key)} ${key.direction > 0 ? 'ASC' : 'DESC'} NULLS LAST`), ...(byId ? [] : ['r.id'])];
       const limit = `LIMIT ${st.bind(request.page.limit)} OFFSET ${st.bind(request.page.offset)}`;
-      return `SELECT r.id ${from} ORDER BY ${this.order(st, project, request)} ${limit}`;
+      return `SELECT r.id ${from}${scored ? ' GROUP BY r.project_key, r.id' : ''} ORDER BY ${order.join(', ')} ${limit}`;
     });
   }
 
@@ -90,9 +103,9 @@ export class SearchSql {
   }
 
   /** `FROM … WHERE …` of the project's live resources, as `r`, that match every expression given. */
-  private matching(st: Statement, project: string, where: readonly (SearchExpression | undefined)[]): string {
+  private matching(st: Statement, project: string, where: readonly (SearchExpression | undefined)[], join = ''): string {
     const conditions = where.filter((expression) => expression !== undefined).map((expression) => this.condition(st, project, expression, true));
-    return `FROM search_resources r WHERE ${[`r.project_key = ${project}`, 'NOT r.deleted', ...conditions].join(' AND ')}`;
+    return `FROM search_resources r${join} WHERE ${[`r.project_key = ${project}`, 'NOT r.deleted', ...conditions].join(' AND ')}`;
   }
 
   /**
@@ -120,7 +133,7 @@ export class SearchSql {
       case 'text': {
         // Every term's resources hold the first's words; any term's, some term's words.
         const terms = expression.mustMatch === 'all' ? expression.terms.slice(0, 1) : expression.terms;
-        return `SELECT p.seq FROM search_postings p WHERE p.project_key = ${project}${this.fieldOf(st, expression)} AND ${group(terms.map((term) => this.words(st, term)), 'OR', 'false')}`;
+        return `SELECT p.seq FROM search_postings p WHERE p.project_key = ${project}${this.fieldOf(st, expression)} AND ${this.anyTerm(st, { ...expression, terms })}`;
       }
       default:
         return `SELECT v.seq FROM search_values v WHERE v.project_key = ${project} AND v.field = ${st.bind(expression.field.path)}${valueCondition(st, expression)}`;
@@ -148,43 +161,34 @@ export class SearchSql {
   private text(st: Statement, project: string, text: TextExpression): string {
     const holds = (words: string) =>
       `EXISTS (SELECT 1 FROM search_postings p WHERE p.project_key = ${project} AND p.seq = r.seq${this.fieldOf(st, text)} AND ${words})`;
-    const terms = text.terms.map((term) => this.words(st, term));
-    return text.mustMatch === 'all' ? group(terms.map(holds), 'AND', 'true') : holds(group(terms, 'OR', 'false'));
+    return text.mustMatch === 'all' ? group(text.terms.map((term) => holds(this.words(st, term))), 'AND', 'true') : holds(this.anyTerm(st, text));
   }
 
-  private fieldOf(st: Statement, text: TextExpression): string {
-    return text.field ? ` AND p.field = ${st.bind(text.field.path)}` : '';
+  private fieldOf(st: Statement, text: TextExpression, alias = 'p'): string {
+    return text.field ? ` AND ${alias}.field = ${st.bind(text.field.path)}` : '';
   }
 
-  private words(st: Statement, term: TextTerm): string {
+  private words(st: Statement, term: TextTerm, alias = 'p'): string {
     const { words, prefix } = this.terms.get(term)!;
-    const listed = `p.word = ANY(${st.bind(words)}::text[])`;
+    const listed = `${alias}.word = ANY(${st.bind(words)}::text[])`;
     if (prefix === undefined) return listed;
     const upper = prefixUpperBound(prefix);
-    return `(${listed} OR (p.word >= ${st.bind(prefix)}${upper === undefined ? '' : ` AND p.word < ${st.bind(upper)}`}))`;
+    return `(${listed} OR (${alias}.word >= ${st.bind(prefix)}${upper === undefined ? '' : ` AND ${alias}.word < ${st.bind(upper)}`}))`;
   }
 
-  /** Sort keys, then `id` unless a key is it; no keys: by score when the query scores, else by id. */
-  private order(st: Statement, project: string, request: SearchRequest): string {
-    const scores = scoringTexts(request.query).length > 0;
-    const keys: readonly SearchSort[] = request.sort.length > 0 ? request.sort : scores ? [{ by: 'score', direction: -1 }] : [];
-    const byId = keys.some((key) => key.by === 'field' && key.field.path === 'id');
-    const values = keys.map((key) => `${key.by === 'score' ? this.score(st, project, request.query) : sortValue(st, key)} ${key.direction > 0 ? 'ASC' : 'DESC'} NULLS LAST`);
-    return [...values, ...(byId ? [] : ['r.id'])].join(', ');
+  private anyTerm(st: Statement, text: TextExpression, alias = 'p'): string {
+    return group(text.terms.map((term) => this.words(st, term, alias)), 'OR', 'false');
   }
+}
 
-  /**
-   * How often the resource holds the words of the scoring texts' terms (the query's, outside
-   * `filter` and `not`), damped by its length: ts_rank's term frequency with its length
-   * normalisation (rank / (1 + ln length)). 0 when nothing scores.
-   */
-  private score(st: Statement, project: string, query: SearchExpression | undefined): string {
-    const held = scoringTexts(query).map((text) => {
-      const words = group(text.terms.map((term) => this.words(st, term)), 'OR', 'false');
-      return `(SELECT coalesce(sum(p.occurrences), 0) FROM search_postings p WHERE p.project_key = ${project} AND p.seq = r.seq${this.fieldOf(st, text)} AND ${words})`;
-    });
-    return held.length === 0 ? '0::float8' : `(${held.join(' + ')})::float8 / (1 + ln(1 + r.word_count::float8))`;
-  }
+/** Whether `text` is the query or one of its top-level conditions. */
+function isOnTop(text: TextExpression, query: SearchExpression | undefined): boolean {
+  return query === text || (query?.kind === 'and' && query.of.includes(text));
+}
+
+/** The query without one of its top-level conditions. */
+function without(query: SearchExpression, text: TextExpression): SearchExpression | undefined {
+  return query === text ? undefined : query.kind === 'and' ? { kind: 'and', of: query.of.filter((condition) => condition !== text) } : query;
 }
 
 function hasCandidates(expression: SearchExpression): boolean {

@@ -39,10 +39,9 @@ export function referenceSearch(resources: readonly Document[], request: SearchR
   };
 }
 
-/** The score of search-model.ts: occurrences of matching words over the scoring texts, damped by the document's length. */
+/** The score of search-model.ts: occurrences of words matching the scoring texts, damped by the document's length. */
 export function scoreOf(doc: unknown, request: SearchRequest, evaluator: Evaluator): number {
-  const held = scoringTexts(request.query).reduce((sum, text) => sum + evaluator.occurrences(doc, text), 0);
-  return held / (1 + Math.log(1 + evaluator.wordCount(doc)));
+  return evaluator.occurrences(doc, scoringTexts(request.query)) / (1 + Math.log(1 + evaluator.wordCount(doc)));
 }
 
 /** The sort keys, then id ascending unless a key is it; no keys: by score when the query scores, else by id. */

@@ -50,9 +50,11 @@ export class Evaluator {
     }
   }
 
-  /** How often the document holds words matching a term of the text (0 when none). */
-  occurrences(doc: unknown, text: TextExpression): number {
-    return this.wordsOf(doc, text).filter((word) => text.terms.some((term) => this.termMatches(term, text.language, word))).length;
+  /** How often the document holds words matching a term of any of the texts (at its field, when it has one). */
+  occurrences(doc: unknown, texts: readonly TextExpression[]): number {
+    const matches = ({ word, field }: { word: string; field: string }) =>
+      texts.some((text) => (text.field === undefined || text.field.path === field) && text.terms.some((term) => this.termMatches(term, text.language, word)));
+    return this.allWords(doc).filter(matches).length;
   }
 
   /** All its words, wherever they are: the score's length normalisation. */

@@ -24,14 +24,18 @@ function sqlOf(request: SearchRequest, words: (term: TextTerm) => TermWords = (t
   return new SearchSql('shop', terms);
 }
 
-/** One clause a line. */
-const readable = ({ text, values }: Statement) => ({
-  sql: text
-    .replace(/\s+/g, ' ')
-    .replace(/ (FROM|WHERE|ORDER BY|LIMIT|GROUP BY|UNION ALL|LEFT JOIN|SELECT) /g, '\n$1 ')
-    .trim(),
-  values,
-});
+/** One clause a line; every parameter bound is used (PostgreSQL refuses a statement with one it cannot type). */
+function readable({ text, values }: Statement) {
+  const unused = values.map((_, index) => `$${index + 1}`).filter((placeholder) => !new RegExp(`\\${placeholder}(?!\\d)`).test(text));
+  expect(unused).toEqual([]);
+  return {
+    sql: text
+      .replace(/\s+/g, ' ')
+      .replace(/ (FROM|WHERE|ORDER BY|LIMIT|GROUP BY|UNION ALL|LEFT JOIN|JOIN|SELECT) /g, '\n$1 ')
+      .trim(),
+    values,
+  };
+}
 
 describe('the SQL of a search (search-sql.ts)', () => {
   it('searchApiPattern: a stemmed word, a createdAt range as instants, a post-filter, a sort', () => {
@@ -103,6 +107,29 @@ describe('the SQL of a search (search-sql.ts)', () => {
     `);
   });
 
+  it('searchApiPattern: a word by relevance, its postings joined once for the match and the score', () => {
+    const request = searchApiPattern({ 'text.en': 'dog', withTotal: 'false' });
+    expect(readable(sqlOf(request).page(request))).toMatchInlineSnapshot(`
+      {
+        "sql": "SELECT r.id
+      FROM search_resources r
+      JOIN search_postings s ON s.seq = r.seq AND s.project_key = $1 AND (s.word = ANY($2::text[]))
+      WHERE r.project_key = $1 AND NOT r.deleted
+      GROUP BY r.project_key, r.id
+      ORDER BY coalesce(sum(s.occurrences), 0)::float8 / (1 + ln(1 + r.word_count::float8)) DESC NULLS LAST, r.id
+      LIMIT $3 OFFSET $4",
+        "values": [
+          "shop",
+          [
+            "dog",
+          ],
+          20,
+          0,
+        ],
+      }
+    `);
+  });
+
   it('a term facet: the most frequent values over the query, with the totals of all', () => {
     const request = searchApiPattern({ 'filter.query': 'version:range(1 to *)', facet: 'key', facetLimit: '5' });
     expect(readable(sqlOf(request).facet(request, request.facets[0] as Extract<SearchRequest['facets'][number], { kind: 'distinct' }>))).toMatchInlineSnapshot(`
@@ -167,26 +194,36 @@ describe('the SQL of a search (search-sql.ts)', () => {
       {
         "sql": "SELECT r.id
       FROM search_resources r
+      LEFT JOIN search_postings s ON s.seq = r.seq AND s.project_key = $1 AND ((s.word = ANY($2::text[]) OR (s.word = ANY($3::text[]) OR (s.word >= $4 AND s.word < $5))))
       WHERE r.project_key = $1 AND NOT r.deleted AND (r.seq IN (SELECT p.seq
       FROM search_postings p
-      WHERE p.project_key = $1 AND p.word = ANY($8::text[])
+      WHERE p.project_key = $1 AND p.word = ANY($12::text[])
       UNION ALL SELECT v.seq
       FROM search_values v
-      WHERE v.project_key = $1 AND v.field = $9 AND v.number = ANY($10::float8[])) AND ((EXISTS (SELECT 1
+      WHERE v.project_key = $1 AND v.field = $13 AND v.number = ANY($14::float8[])) AND ((EXISTS (SELECT 1
       FROM search_postings p
-      WHERE p.project_key = $1 AND p.seq = r.seq AND p.word = ANY($2::text[])) AND EXISTS (SELECT 1
+      WHERE p.project_key = $1 AND p.seq = r.seq AND p.word = ANY($6::text[])) AND EXISTS (SELECT 1
       FROM search_postings p
-      WHERE p.project_key = $1 AND p.seq = r.seq AND (p.word = ANY($3::text[]) OR (p.word >= $4 AND p.word < $5)))) OR EXISTS (SELECT 1
+      WHERE p.project_key = $1 AND p.seq = r.seq AND (p.word = ANY($7::text[]) OR (p.word >= $8 AND p.word < $9)))) OR EXISTS (SELECT 1
       FROM search_values v
-      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $6 AND v.number = ANY($7::float8[]))) AND NOT EXISTS (SELECT 1
+      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $10 AND v.number = ANY($11::float8[]))) AND NOT EXISTS (SELECT 1
       FROM search_values v
-      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $11 AND coalesce(v.lowered, v.text) LIKE $12))
-      ORDER BY ((SELECT coalesce(sum(p.occurrences), 0)
-      FROM search_postings p
-      WHERE p.project_key = $1 AND p.seq = r.seq AND (p.word = ANY($15::text[]) OR (p.word = ANY($16::text[]) OR (p.word >= $17 AND p.word < $18)))))::float8 / (1 + ln(1 + r.word_count::float8)) DESC NULLS LAST, r.id
-      LIMIT $13 OFFSET $14",
+      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $15 AND coalesce(v.lowered, v.text) LIKE $16))
+      GROUP BY r.project_key, r.id
+      ORDER BY coalesce(sum(s.occurrences), 0)::float8 / (1 + ln(1 + r.word_count::float8)) DESC NULLS LAST, r.id
+      LIMIT $17 OFFSET $18",
         "values": [
           "shop",
+          [
+            "dgo",
+            "dog",
+            "god",
+          ],
+          [
+            "lant",
+          ],
+          "lant",
+          "lanu",
           [
             "dgo",
             "dog",
@@ -214,16 +251,6 @@ describe('the SQL of a search (search-sql.ts)', () => {
           "tmp-%",
           10,
           0,
-          [
-            "dgo",
-            "dog",
-            "god",
-          ],
-          [
-            "lant",
-          ],
-          "lant",
-          "lanu",
         ],
       }
     `);
