@@ -82,7 +82,7 @@ export class SearchSql {
       if (facet.kind === 'ranges') return `SELECT ${facet.ranges.map((range, index) => rangeFigures(st, range, index)).join(', ')} ${values}`;
       // A resource holds each value once (with its occurrences): a value's rows are its resources,
       // and the rows marked smallest are the resources with a value. One pass over the field's
-      // index; a text shorter than the indexed prefix is its prefix (long ones: longTexts).
+      // index; a text shorter than the indexed prefix is its prefix (longer ones: LONG_TEXT).
       const direction = facet.order.direction > 0 ? 'ASC' : 'DESC';
       const order = (of: string) => (facet.order.by === 'count' ? `${of}count ${direction}, ${of}value` : `${of}value ${direction}`);
       const included = facet.includes ? `WHERE value = ANY(${st.bind(facet.includes)}::${facet.field.kind === 'text' ? 'text' : 'float8'}[])` : '';
