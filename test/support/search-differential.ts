@@ -66,8 +66,9 @@ export interface SearchProject {
 }
 
 /**
- * `size` generated resources in `project`, every tenth deleted again (the index keeps a marker,
- * a search never sees it); resolves once a search counts the live ones.
+ * `size` generated resources in `project` (one of global-setup.ts's DEV_CLIENT.projectKeys), every
+ * tenth deleted again (the index keeps a marker, a search never sees it); resolves once a search
+ * counts the live ones. Call it once `startInProcessGateway` has set the stack's environment.
  */
 export async function seedSearchProject(gateway: InProcessGateway, project: string, seed: number, size = 160): Promise<SearchProject> {
   let created = 0;
