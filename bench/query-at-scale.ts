@@ -37,13 +37,17 @@ export interface ShapeFigures {
   status: number;
   /** A search's `total` (what it selected), when it asked for one, else its `count`. */
   selected?: number;
+  /** A search's answer, in bytes: a facet's does not grow with the project. */
+  answerBytes?: number;
   /** The bound on p50RatioToGetByKey the shape is held to. */
   goalRatio?: number;
 }
 
 interface Shape {
   name: string;
-  method?: 'GET' | 'HEAD';
+  method?: 'GET' | 'HEAD' | 'POST';
+  /** A POST's JSON body, for a project of `size` resources. */
+  body?: (size: number) => object | undefined;
   /** The path under the resource collection, for a project of `size` resources. */
   ours: (size: number) => string;
   /** The same question to the mock's customers, when it can be asked there (the mock has no search of customers). */
@@ -98,7 +102,16 @@ function shapes(ids: { ours: (index: number) => string; mock: (index: number) =>
       mock: () => `?${w('addresses(city = "city-4242")')}&limit=20`,
     },
     // Searches, answered by the search engine, each held to its goal.
-    ...SEARCH_SHAPES.map(({ name, path, goalRatio }) => ({ name, ours: path, goalRatio })),
+    ...SEARCH_SHAPES.map(({ name, http, goalRatio }) => ({
+      name,
+      method: http(1).method,
+      ours: (size: number) => http(size).path,
+      body: (size: number) => {
+        const asked = http(size);
+        return 'body' in asked ? asked.body : undefined;
+      },
+      goalRatio,
+    })),
   ];
 }
 
@@ -132,12 +145,15 @@ export async function queryAtScale(stack: LocalStack, token: string) {
       console.log(`  ${size} seeded in ${indexing[String(size)]!.seedMs} ms, all searchable ${indexing[String(size)]!.searchableAfterSeedMs} ms later`);
       const ourShapes = shapes({ ours: (index) => ids[index]!, mock: () => '' });
       let selected: number | undefined;
-      const request = (path: string, method = 'GET') => async () => {
-        const response = await fetch(`${stack.url}/${project}/resource${path}`, { method, headers });
+      let answerBytes: number | undefined;
+      const request = (path: string, method = 'GET', json?: object) => async () => {
+        const sent = json === undefined ? {} : { body: JSON.stringify(json), headers: { ...headers, 'content-type': 'application/json' } };
+        const response = await fetch(`${stack.url}/${project}/resource${path}`, { method, headers, ...sent });
         const body = await response.text();
-        if (path.startsWith('/searchApiPattern') && response.status === 200) {
+        if (path.startsWith('/search') && response.status === 200) {
           const answer = JSON.parse(body) as { total?: number; count: number };
           selected = answer.total ?? answer.count;
+          answerBytes = body.length;
         }
         return response.status;
       };
@@ -147,17 +163,19 @@ export async function queryAtScale(stack: LocalStack, token: string) {
       await baseline();
       bySize[String(size)] = {};
       for (const shape of ourShapes) {
-        const call = request(shape.ours(size), shape.method);
+        const call = request(shape.ours(size), shape.method, shape.body?.(size));
         readUnits = 0;
         selected = undefined;
+        answerBytes = undefined;
         const status = await call();
-        const [units, firstSelected] = [readUnits, selected];
+        const [units, firstSelected, firstBytes] = [readUnits, selected, answerBytes];
         // A query past the budget takes the budget's time: one round of it says so.
         bySize[String(size)]![shape.name] = {
           ...(await sideBySide(call, baseline, status === 200 ? ROUNDS : 1)),
           readUnits: round(units),
           status,
           ...(firstSelected === undefined ? {} : { selected: firstSelected }),
+          ...(firstBytes === undefined ? {} : { answerBytes: firstBytes }),
           ...(shape.goalRatio === undefined ? {} : { goalRatio: shape.goalRatio }),
         };
         console.log(`  ${size} ${shape.name}: ${JSON.stringify(bySize[String(size)]![shape.name])}`);

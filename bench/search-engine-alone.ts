@@ -1,10 +1,6 @@
 import type pg from 'pg';
 import { indexingPool, searchIndex, searchIndexWriter } from '../shared/composition-root';
-import { resourceFields, sortKeys } from '../shared/domain/query';
-import { QueryParameters } from '../shared/domain/query-parameters';
-import { resourceJsonSchema } from '../shared/domain/resource-fields';
-import { compileSearch } from '../shared/domain/search';
-import { pageRequestOf } from '../shared/services/query-service';
+import { facetResultOf } from '../shared/domain/search';
 import { measure } from './measure';
 import { corpusResource, SEARCH_SHAPES } from './search-corpus';
 
@@ -37,14 +33,20 @@ export async function searchEngineAlone() {
     const client = await indexingPool().connect();
     // Past the writer's statement timeouts: minutes at a million resources.
     await client.query('SET statement_timeout = 0');
-    await client.query({ text: 'VACUUM (ANALYZE) search_resources, search_postings, search_values, search_words', query_timeout: 3_600_000 } as pg.QueryConfig);
+    await client.query({ text: 'VACUUM (ANALYZE) search_resources, search_postings, search_values, search_words, search_stems', query_timeout: 3_600_000 } as pg.QueryConfig);
     client.release();
     const shapes: Record<string, unknown> = {};
     for (const shape of SEARCH_SHAPES) {
-      const ask = searchOf(project, shape.path(size));
-      // A search past the adapter's statement timeout is reported as the error it answers.
+      const request = shape.request(size);
+      const ask = () => searchIndex().search(project, request);
+      // A search past the adapter's statement timeout is reported as the error it answers. A
+      // facet's answer is as searchApiPattern writes it: its bytes do not grow with the project.
       shapes[shape.name] = await ask().then(
-        async ({ total, ids }) => ({ ...(await measure(ask, RUNS, 1)), selected: total ?? ids.length }),
+        async ({ total, ids, facets }) => ({
+          ...(await measure(ask, RUNS, 1)),
+          selected: total ?? ids.length,
+          ...(facets.length === 0 ? {} : { facetBytes: JSON.stringify(request.facets.map((facet, index) => facetResultOf(facet, facets[index]!))).length }),
+        }),
         (error: unknown) => ({ error: String(error) }),
       );
       console.log(`  ${size} ${shape.name}: ${JSON.stringify(shapes[shape.name])}`);
@@ -58,15 +60,4 @@ export async function searchEngineAlone() {
       '(p50 and p95 ms), in the local PostgreSQL; no DynamoDB, no HTTP',
     resources: bySize,
   };
-}
-
-/** The search a shape's path asks, as the search service hands it to the index. */
-function searchOf(project: string, path: string) {
-  const entries = new Map<string, string[]>();
-  for (const [name, value] of new URL(path, 'http://bench').searchParams) entries.set(name, [...(entries.get(name) ?? []), value]);
-  const query = new QueryParameters(entries);
-  const request = compileSearch(query.entries, resourceJsonSchema());
-  const sorts = query.all('sort');
-  const page = { ...pageRequestOf(query), sort: sorts.length > 0 ? sortKeys(sorts, resourceFields()) : [] };
-  return () => searchIndex().search(project, request, page);
 }

@@ -1,6 +1,7 @@
 import { json, PAGED_QUERY, PROJECT_KEY, QUERY_ERRORS, READ } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 import type { ParameterSpecs } from '../../shared/http/parameters';
+import { DEFAULT_FACET_LIMIT, MAX_FACET_LIMIT } from '../../shared/domain/search';
 
 const SEARCH_QUERY: ParameterSpecs = {
   fuzzy: { type: 'boolean' },
@@ -10,6 +11,7 @@ const SEARCH_QUERY: ParameterSpecs = {
   'filter.query': { type: 'string', repeatable: true },
   'filter.facets': { type: 'string', repeatable: true },
   facet: { type: 'string', repeatable: true },
+  facetLimit: { type: 'integer', min: 1, max: MAX_FACET_LIMIT, description: `Terms a term facet lists, the most frequent (default ${DEFAULT_FACET_LIMIT}); \`other\` counts the rest` },
   sort: PAGED_QUERY.sort,
   limit: PAGED_QUERY.limit,
   offset: PAGED_QUERY.offset,
@@ -31,7 +33,7 @@ export const searchResources = defineEndpoint({
       query: SEARCH_QUERY,
       tag: 'Resources',
       description:
-        'Full-text search: `text.<locale>=<words>` (e.g. `text.en=dog`; every word must match a word of the resource\'s strings). `fuzzy=true` allows the platform default edit distance (0 for 1–2 characters, 1 for 3–5, 2 above; a swap of neighbours counts as one edit); a `fuzzyLevel` above it is 400. `filter`, `filter.query` and `filter.facets` take `<field>:<values or range(a to b)>`; `facet` takes `<field>`, `<field>:range(...)` or `<field>:<condition>`, optionally `as <name>`. With text and no `sort`, results come by relevance (how often the resource holds the words, damped by its length), ties by id; without text, by id. The search index follows writes within about a second; the results\' bodies are read from the table, current.',
+        'Full-text search: `text.<locale>=<words>` (e.g. `text.en=dogs`; every word must match a word of the resource\'s strings, case and accents folded, and in a language PostgreSQL stems, by stem: `dogs` finds `dog`). `fuzzy=true` allows the platform default edit distance (0 for 1–2 characters, 1 for 3–5, 2 above; a swap of neighbours counts as one edit); a `fuzzyLevel` above it is 400. `filter`, `filter.query` and `filter.facets` take `<field>:<values or range(a to b)>`; `facet` takes `<field>` (the `facetLimit` most frequent values), `<field>:range(...)` or `<field>:<condition>`, optionally `as <name>`. Date-time fields (`createdAt`, `lastModifiedAt`) compare as instants: `createdAt:range("2026-11-29T07:00:00+01:00" to *)`. With text and no `sort`, results come by relevance (how often the resource holds the words, damped by its length), ties by id; without text, by id. The search index follows writes within about a second; the results\' bodies are read from the table, current.',
       responses: { 200: { description: 'A page of the matches and the facets.', content: json('SearchResult') } },
       errors: QUERY_ERRORS,
     }),

@@ -1,4 +1,4 @@
-import { anyMatch, checkSort, collectPage, planQuery, QueryBudget, type Page, type PageBytes, type PageRequest } from '../domain/query';
+import { anyMatch, checkSort, collectPage, pageRequestOf, planQuery, QueryBudget, type Page, type PageBytes, type PageRequest } from '../domain/query';
 import type { QueryParameters } from '../domain/query-parameters';
 import type { Resource } from '../domain/resource';
 import type { ResourceQueryStore } from '../store/resource-store';
@@ -53,13 +53,4 @@ export function firstReadSize(streamOrder: unknown, page: PageRequest): number |
 /** `var.<name>=<value>` parameters, repeatable, as the predicates' `:name` variables. */
 function variablesOf(query: QueryParameters): Record<string, readonly string[]> {
   return Object.fromEntries(query.matching(/^var\.[a-zA-Z0-9]+$/).map(([name, values]) => [name.slice('var.'.length), values]));
-}
-
-/** `limit`, `offset` and `withTotal`, with the defaults of the commercetools family. */
-export function pageRequestOf(query: QueryParameters): PageRequest {
-  return {
-    limit: query.number('limit') ?? 20,
-    offset: query.number('offset') ?? 0,
-    withTotal: query.boolean('withTotal') ?? true,
-  };
 }

@@ -1,6 +1,5 @@
-import type { SortKey } from '../domain/query';
 import type { Resource } from '../domain/resource';
-import type { FacetResult, SearchRequest } from '../domain/search';
+import type { SearchHits, SearchRequest } from '../domain/search';
 
 /**
  * One change of a resource as the search index takes it: what the table's stream says was written
@@ -23,27 +22,11 @@ export interface SearchIndexWriter {
   analyze(): Promise<void>;
 }
 
-/** Which page of the matches, in which order. */
-export interface SearchPage {
-  limit: number;
-  offset: number;
-  withTotal: boolean;
-  /** The `sort` keys, tiebreak included; none: by relevance when the search has text (ties by id), else by id. */
-  sort: readonly SortKey[];
-}
-
-/** What the engine answers: the page's ids in order, the total of the matches, the facets. */
-export interface SearchHits {
-  ids: string[];
-  total?: number;
-  facets: Record<string, FacetResult>;
-}
-
 /**
  * The search engine's side that answers searches. It knows each resource as the last change it
  * was told of; the service reads the bodies from the table. Engine unreachable or too slow:
  * NoAnswerError.
  */
 export interface SearchIndex {
-  search(projectKey: string, request: SearchRequest, page: SearchPage): Promise<SearchHits>;
+  search(projectKey: string, request: SearchRequest): Promise<SearchHits>;
 }

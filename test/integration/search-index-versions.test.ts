@@ -8,7 +8,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createPostgresPool } from '../../shared/aws/postgres';
 import type { Resource } from '../../shared/domain/resource';
 import { resourceJsonSchema } from '../../shared/domain/resource-fields';
-import { compileSearch } from '../../shared/domain/search';
+import { compileSearchApiPattern } from '../../shared/domain/search';
+import { QueryParameters } from '../../shared/domain/query-parameters';
 import { SearchIndexMigration } from '../../shared/services/search-index-migration';
 import { SearchIndexing } from '../../shared/services/search-indexing';
 import { DynamoDbResourceQueryStore } from '../../shared/store/dynamodb/resource-query-store';
@@ -209,12 +210,7 @@ describe('a release that raises the version of the search index', () => {
     for (const word of extra) expect(deletedWords).toContain(word);
 
     // The product's search answers from the new version.
-    const search = await new PostgresSearchIndex(at(NEXT)).search(A, compileSearch(new Map([['text.en', ['during']]]), resourceJsonSchema()), {
-      limit: 20,
-      offset: 0,
-      withTotal: true,
-      sort: [],
-    });
+    const search = await new PostgresSearchIndex(at(NEXT)).search(A, compileSearchApiPattern(new QueryParameters(new Map([['text.en', ['during']]])), resourceJsonSchema()));
     expect(search).toMatchObject({ ids: [updatedEarly.id, updatedLate.id].sort(), total: 2 });
   });
 

@@ -7,7 +7,8 @@ import { inject } from 'vitest';
 import { createPostgresPool } from '../../shared/aws/postgres';
 import type { Resource } from '../../shared/domain/resource';
 import { resourceJsonSchema } from '../../shared/domain/resource-fields';
-import { compileSearch } from '../../shared/domain/search';
+import { QueryParameters } from '../../shared/domain/query-parameters';
+import { compileSearchApiPattern, facetResultOf } from '../../shared/domain/search';
 import { PostgresSearchIndex } from '../../shared/store/postgres/search-index';
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 
@@ -43,13 +44,18 @@ beforeAll(async () => {
 
 afterAll(() => pool?.end());
 
-const search = (projectKey: string, params: Record<string, string[]>) =>
-  index.search(projectKey, compileSearch(new Map(Object.entries(params)), resourceJsonSchema()), { limit: 20, offset: 0, withTotal: true, sort: [] });
+async function search(projectKey: string, params: Record<string, string[]>) {
+  const request = compileSearchApiPattern(new QueryParameters(new Map(Object.entries(params))), resourceJsonSchema());
+  const hits = await index.search(projectKey, request);
+  return { ...hits, facets: Object.fromEntries(request.facets.map((facet, at) => [facet.name, facetResultOf(facet, hits.facets[at]!)])) };
+}
 
 describe('project isolation in the search engine', () => {
   it('text, fuzzy or not, finds only the project\'s own words', async () => {
     expect(await search(B, { 'text.en': ['zebra'] })).toMatchObject({ ids: [], total: 0 });
     expect(await search(B, { 'text.en': ['zebre'], fuzzy: ['true'] })).toMatchObject({ ids: [], total: 0 });
+    expect(await search(B, { 'text.en': ['crossings'] })).toMatchObject({ ids: [], total: 0 });
+    expect(await search(A, { 'text.en': ['crossings'] })).toMatchObject({ ids: [shared], total: 1 });
     expect(await search(A, { 'text.en': ['zebre'], fuzzy: ['true'] })).toMatchObject({ ids: [shared], total: 1 });
     expect(await search(B, { 'text.en': ['okapi'] })).toMatchObject({ ids: [shared], total: 1 });
     expect(await search(A, { 'text.en': ['okapi'] })).toMatchObject({ ids: [], total: 0 });

@@ -21,6 +21,6 @@ export {
   type StoreRange,
   type StoreRead,
 } from './store-access';
-export { anyMatch, collectPage, type CollectOptions, type PageBytes, type PageOrder, type PageRequest } from './page-window';
+export { anyMatch, collectPage, pageRequestOf, type CollectOptions, type PageBytes, type PageOrder, type PageRequest } from './page-window';
 export { pageOf, type Page } from './page';
 export { QueryBudget } from './query-budget';

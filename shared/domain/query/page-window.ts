@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../errors';
+import type { QueryParameters } from '../query-parameters';
 import type { Page } from './page';
 import type { QueryBudget } from './query-budget';
 
@@ -6,6 +7,11 @@ export interface PageRequest {
   limit: number;
   offset: number;
   withTotal: boolean;
+}
+
+/** `limit`, `offset` and `withTotal`, with the defaults of the commercetools family. */
+export function pageRequestOf(query: QueryParameters): PageRequest {
+  return { limit: query.number('limit') ?? 20, offset: query.number('offset') ?? 0, withTotal: query.boolean('withTotal') ?? true };
 }
 
 /** What a page needs of a plan: the predicate, the order, and the order the stream already has. */

@@ -5,8 +5,11 @@
  */
 import { elementsOf, fieldModelFromJsonSchema, fieldOf, type FieldModel } from '../language/field-model';
 
-/** `other` fields (objects, booleans, …) exist but hold no value a filter can compare. */
-export type FieldKind = 'number' | 'text' | 'other';
+/**
+ * Date-time fields (`format: date-time`) hold instants, compared as epoch milliseconds. `other`
+ * fields (objects, booleans, …) exist but hold no value a filter can compare.
+ */
+export type FieldKind = 'number' | 'text' | 'datetime' | 'other';
 
 export interface Field {
   /** The path as written, e.g. `objectTypeProperty.arrayOfIntExample`. */
@@ -52,6 +55,6 @@ export class FieldCatalog {
 
 function kindOf(field: FieldModel): FieldKind {
   const { kind } = elementsOf(field);
-  if (kind === 'number') return 'number';
-  return kind === 'string' || kind === 'datetime' ? 'text' : 'other';
+  if (kind === 'number' || kind === 'datetime') return kind;
+  return kind === 'string' ? 'text' : 'other';
 }

@@ -1,4 +1,4 @@
-import { forEachString, valuesAt } from './document-values';
+import { forEachString, searchValuesAt, valuesAt } from './document-values';
 import type { FieldCatalog } from './field-catalog';
 import { tokenize } from './text-match';
 
@@ -7,16 +7,19 @@ import { tokenize } from './text-match';
  * itself. The text matches words; filters, facets and sorts read values.
  */
 export interface ResourceProjection {
-  /** The tokens of every string value, in document order, each as often as it occurs (relevance counts them). */
-  words: string[];
-  /** The resource's values at every field the catalog knows, arrays flattened as `valuesAt` reads them. */
+  /**
+   * The words of each string value, with the text field it is at (a field's full text reads only
+   * its own); '' for a string elsewhere (a date-time, a field the schema does not name).
+   */
+  texts: { field: string; words: string[] }[];
+  /** The resource's values at every field the catalog knows, as `searchValuesAt` reads them. */
   values: ProjectedValue[];
 }
 
 /**
- * One value at a field: a number, a text, or neither (an object or a boolean: the field is present
- * but holds nothing a filter compares; one such entry per field is enough for exists and missing).
- * Repeated values stay: a range facet counts every value.
+ * One value at a field: a number (an instant of a date-time field too), a text, or neither (an
+ * object, or a value not of the field's kind: the field is present but holds nothing a filter
+ * compares; one such entry per field is enough for `exists`). Repeats stay: a range facet counts every value.
  */
 export interface ProjectedValue {
   field: string;
@@ -25,17 +28,13 @@ export interface ProjectedValue {
 }
 
 export function projectResource(resource: unknown, fields: FieldCatalog): ResourceProjection {
-  const words: string[] = [];
-  forEachString(resource, (text) => words.push(...tokenize(text)));
+  const texts: ResourceProjection['texts'] = [];
+  forEachString(resource, (text, field) => texts.push({ field: fields.lookup(field)?.kind === 'text' ? field : '', words: tokenize(text) }));
   const values: ProjectedValue[] = [];
-  for (const { path, segments } of fields.all()) {
-    let present = false;
-    for (const value of valuesAt(resource, segments)) {
-      if (typeof value === 'number') values.push({ field: path, number: value });
-      else if (typeof value === 'string') values.push({ field: path, text: value });
-      else present = true;
-    }
-    if (present) values.push({ field: path });
+  for (const field of fields.all()) {
+    const held = searchValuesAt(resource, field);
+    for (const value of held) values.push(typeof value === 'number' ? { field: field.path, number: value } : { field: field.path, text: value });
+    if (held.length < valuesAt(resource, field.segments).length) values.push({ field: field.path });
   }
-  return { words, values };
+  return { texts, values };
 }

@@ -10,6 +10,7 @@ import type { Field } from './field-catalog';
 /**
  * A value as search compares it: a number for number fields, epoch milliseconds for date-time
  * fields (instants: offsets and precision as `where` reads them), the text itself for text fields.
+ * A resource's values are `searchValuesAt` (document-values.ts); `searchValueOf` reads one.
  */
 export type SearchValue = number | string;
 
@@ -33,7 +34,8 @@ export type SearchSort =
   /**
    * A field's values reduced to one per resource by `mode` (min, max, the mean or the sum of its
    * values, each value as often as the resource holds it); resources without a value come last
-   * in either direction. searchApiPattern's `sort` is min ascending, max descending.
+   * in either direction. `avg` and `sum` apply to number fields only. searchApiPattern's `sort`
+   * is min ascending, max descending.
    */
   | { by: 'field'; field: Field; direction: 1 | -1; mode: 'min' | 'max' | 'avg' | 'sum' };
 
@@ -73,17 +75,19 @@ export type SearchExpression =
 
 /**
  * Full text. A resource's words are the tokens (`tokenize`, text-match.ts: case and accents folded)
- * of its strings at `field`, or of every string it holds when there is no field. A term matches a
- * word when
+ * of its strings at `field` (a text field), or of every string it holds when there is no field. A
+ * term matches a word when
  *   - the word is the term, or
  *   - `edits` > 0 and the word is within that many edits of the term (`isWithinEditDistance`), or
- *   - `language` names a stemmer (`stemmerOf`), the term is no prefix, and the word's stem in that
- *     language is the term's stem, or
+ *   - `language` names a stemmer (`stemmerOf`), the term is no prefix, both are `isStemmable` and
+ *     the word's stem in that language (PostgreSQL's `ts_lexize`; a stop word has none) is the
+ *     term's stem, or
  *   - the term is a `prefix` and the word starts with it.
+ * Words longer than MAX_WORD_LENGTH characters match only exactly.
  * `all`: every term matches some word; `any`: at least one does.
- * Score, when the resource matches: how often it holds the matching words, summed over the text
- * expressions that score, divided by 1 + ln(1 + the count of its words) (ts_rank's length
- * normalisation); ties by id.
+ * Score: how often the resource holds words that match a term of a text expression that scores
+ * (the query's, outside `filter` and `not`; a word at the expression's field when it has one),
+ * divided by 1 + ln(1 + the count of all its words) (ts_rank's length normalisation); ties by id.
  */
 export interface TextExpression {
   kind: 'text';
@@ -92,6 +96,13 @@ export interface TextExpression {
   mustMatch: 'all' | 'any';
   /** The locale as given (`en`, `de-DE`); stemming applies only where `stemmerOf` knows its language. */
   language: string | undefined;
+}
+
+/** The text expressions of a query that score: those outside `filter` and `not`. */
+export function scoringTexts(query: SearchExpression | undefined): TextExpression[] {
+  if (query === undefined) return [];
+  if (query.kind === 'text') return [query];
+  return query.kind === 'and' || query.kind === 'or' ? query.of.flatMap(scoringTexts) : [];
 }
 
 export interface TextTerm {
@@ -111,7 +122,7 @@ export type FacetRequest =
   /**
    * Resources per distinct value at the field (a resource counts once per distinct value it holds),
    * at most `limit` buckets, in `order` (count: ties by value ascending; value: numbers and instants
-   * numerically, texts by code point), only the `includes` values when given.
+   * numerically, texts by code point), only the `includes` values (those held) when given.
    * `missing`: resources of the base without a value, bucketed under this key (Product Search).
    */
   | { kind: 'distinct'; name: string; field: Field; scope: FacetScope; filter?: SearchExpression; limit: number; order: { by: 'count' | 'value'; direction: 1 | -1 }; includes?: readonly SearchValue[]; missing?: string }

@@ -1,15 +1,51 @@
 /**
- * Full-text matching: a document matches when every term of the query matches some token
- * of the document's strings, exactly or (fuzzy) within an edit distance. The engine finds the
- * matches (shared/store/postgres); these are the rules it keeps.
+ * Analysed text: how strings become words, and the rules by which a term matches a word
+ * (search-model.ts, TextExpression). The engine finds the matches (shared/store/postgres); these
+ * are the rules it keeps.
  */
 
 /** Letters, digits and combining marks of any script; everything else separates tokens. */
 const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
+const NONSPACING_MARKS = /\p{Mn}/gu;
 
-/** Splits text into lowercase tokens (NFC first, so composed and decomposed letters agree). */
+/**
+ * Splits text into words with case and accents folded: lowercased, decomposed, nonspacing marks
+ * (accents) dropped, composed again. So cafe, café, CAFÉ and "cafe\u0301" are one word, `cafe`.
+ */
 export function tokenize(text: string): string[] {
-  return text.normalize('NFC').toLowerCase().match(TOKEN) ?? [];
+  return text.toLowerCase().normalize('NFD').replace(NONSPACING_MARKS, '').normalize('NFC').match(TOKEN) ?? [];
+}
+
+/** The longest word matched fuzzily, by stem or by prefix; a longer one matches only exactly. */
+export const MAX_WORD_LENGTH = 255;
+
+/**
+ * PostgreSQL's Snowball stemmers (core, not an extension) by ISO 639-1 code: those both PostgreSQL
+ * 17 (Aurora) and 18 (local) ship; Estonian, which not every release has, is left out. Norwegian
+ * answers for `nb` and `nn` too.
+ */
+const STEMMERS: Readonly<Record<string, string>> = {
+  ar: 'arabic', hy: 'armenian', eu: 'basque', ca: 'catalan', da: 'danish', nl: 'dutch', en: 'english', fi: 'finnish',
+  fr: 'french', de: 'german', el: 'greek', hi: 'hindi', hu: 'hungarian', id: 'indonesian', ga: 'irish', it: 'italian',
+  lt: 'lithuanian', ne: 'nepali', no: 'norwegian', nb: 'norwegian', nn: 'norwegian', pt: 'portuguese', ro: 'romanian',
+  ru: 'russian', sr: 'serbian', es: 'spanish', sv: 'swedish', ta: 'tamil', tr: 'turkish', yi: 'yiddish',
+};
+
+/** The stemming dictionary of a locale's language (`en-GB` → `english_stem`), or undefined: its words fold only. */
+export function stemmerOf(locale: string | undefined): string | undefined {
+  const language = locale?.split('-')[0]!.toLowerCase() ?? '';
+  return Object.hasOwn(STEMMERS, language) ? `${STEMMERS[language]}_stem` : undefined;
+}
+
+/** Every stemming dictionary, once each. */
+export const STEMMING_DICTIONARIES = [...new Set(Object.values(STEMMERS))].map((language) => `${language}_stem`);
+
+/**
+ * Whether a word has a stem: one holding a digit (ids, keys, dates: most of a dictionary) is only
+ * itself, which spares the index a stemmer call per language for each of them.
+ */
+export function isStemmable(word: string): boolean {
+  return !/\p{N}/u.test(word) && letters(word).length <= MAX_WORD_LENGTH;
 }
 
 /** The edit distance the platform allows a term by default: 0 up to 2 letters, 1 up to 5, else 2. */
@@ -22,19 +58,6 @@ export function defaultFuzzyLevel(term: string): number {
 
 /** The highest level `defaultFuzzyLevel` ever gives. */
 export const MAX_FUZZY_LEVEL = 2;
-
-export interface TextQuery {
-  /** Distinct tokens of all `text.<locale>` values; all of them must match. */
-  terms: readonly string[];
-  fuzzy: boolean;
-  /** The edit distance for every term; undefined means each term's default. Ignored unless fuzzy. */
-  fuzzyLevel: number | undefined;
-}
-
-/** The edits a term may be away from a word of the document: none unless fuzzy. */
-export function maxEditsOf(term: string, query: TextQuery): number {
-  return query.fuzzy ? (query.fuzzyLevel ?? defaultFuzzyLevel(term)) : 0;
-}
 
 /** Code points, so that a letter outside the BMP counts as one edit, not two. */
 export function letters(text: string): string[] {

@@ -1,7 +1,11 @@
 import type { Resource } from '../../domain/resource';
+import { resourceJsonSchema } from '../../domain/resource-fields';
 
-/** A resource's fields as the items hold them (beside the keys and `type`). */
-export const RESOURCE_FIELDS = ['id', 'key', 'version', 'createdAt', 'lastModifiedAt', 'objectTypeProperty', 'someProperty'] as const;
+/**
+ * A resource's fields as the items hold them (beside the keys and `type`): the top-level fields of
+ * its schema, so a field added there reaches reads, search and the document alike.
+ */
+export const RESOURCE_FIELDS: readonly string[] = Object.keys((resourceJsonSchema() as { properties: object }).properties);
 
 /** The resource an item holds. */
 export function toResource(item: Record<string, unknown>): Resource {

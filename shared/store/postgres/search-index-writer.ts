@@ -1,8 +1,8 @@
 import type pg from 'pg';
 import { resourceJsonSchema } from '../../domain/resource-fields';
-import { FieldCatalog, letters, projectResource, type ProjectedValue, type ResourceProjection } from '../../domain/search';
+import { FieldCatalog, letters, MAX_WORD_LENGTH, projectResource, STEMMING_DICTIONARIES, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
-import { digitsOf, MAX_WORD_LENGTH, occurrencesOf, signatureOf } from './text-search';
+import { digitsOf, indexedWord, markedValues, SEARCH_SCHEMA, signatureOf } from './search-schema';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource
@@ -28,15 +28,23 @@ const DELETE = `
 const CLEAR_VALUES = 'DELETE FROM search_values WHERE seq = ANY($1::bigint[])';
 const CLEAR_POSTINGS = 'DELETE FROM search_postings WHERE seq = ANY($1::bigint[])';
 const INSERT_POSTINGS = `
-  INSERT INTO search_postings (project_key, word, seq, occurrences)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])`;
+  INSERT INTO search_postings (project_key, word, seq, field, occurrences)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::int[])`;
 const INSERT_VALUES = `
-  INSERT INTO search_values (project_key, seq, field, number, text, occurrences, smallest, previous)
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::int[], $7::bool[], $8::float8[])`;
+  INSERT INTO search_values (project_key, seq, field, number, text, lowered, occurrences, smallest, previous)
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::float8[], $5::text[], $6::text[], $7::int[], $8::bool[], $9::float8[])`;
+/** New words enter the dictionary with their stems, those of words without digits (isStemmable) that differ from the word. */
 const INSERT_WORDS = `
-  INSERT INTO search_words (project_key, word, length, digits, signature)
-  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::bigint[])
-  ON CONFLICT DO NOTHING`;
+  WITH added AS (
+    INSERT INTO search_words (project_key, word, length, digits, signature)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::int[], $5::bigint[])
+    ON CONFLICT DO NOTHING
+    RETURNING project_key, word, digits)
+  INSERT INTO search_stems (project_key, dictionary, stem, word)
+  SELECT added.project_key, stemmer.dictionary::text, stemmed.stem, added.word
+  FROM added CROSS JOIN unnest($6::regdictionary[]) AS stemmer (dictionary)
+    CROSS JOIN LATERAL (SELECT (ts_lexize(stemmer.dictionary, added.word))[1] AS stem) AS stemmed
+  WHERE added.digits = 0 AND stemmed.stem <> added.word`;
 
 type Put = Extract<IndexChange, { kind: 'put' }>;
 type Delete = Extract<IndexChange, { kind: 'delete' }>;
@@ -48,7 +56,7 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
 
   /** Sampled, so seconds at any size; the visibility map that index-only scans need is left to autovacuum (a pass over what was written). */
   async analyze(): Promise<void> {
-    await this.pool.query('ANALYZE search_resources, search_postings, search_values, search_words');
+    await this.pool.query('ANALYZE search_resources, search_postings, search_values, search_words, search_stems');
   }
 
   /**
@@ -67,7 +75,8 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
       const written: Written[] = [];
       const put = puts.map((change) => {
         const { id, version, createdAt, lastModifiedAt } = change.resource;
-        return [change.projectKey, id, version, createdAt, lastModifiedAt, projections.get(keyOf(change.projectKey, id))!.words.length];
+        const { texts } = projections.get(keyOf(change.projectKey, id))!;
+        return [change.projectKey, id, version, createdAt, lastModifiedAt, texts.reduce((count, text) => count + text.words.length, 0)];
       });
       if (put.length > 0) written.push(...(await client.query<Written>(PUT, columnsOf(put))).rows);
       const deleted = deletes.map((change) => [change.projectKey, change.id, change.version]);
@@ -107,64 +116,45 @@ interface Indexed {
   projection: ResourceProjection;
 }
 
-/**
- * Each resource's distinct values per field, with how often it holds each (range facets count them
- * all): the smallest of each kind marked, each number with the one before it.
- */
+/** Each resource's distinct values per field, with how often it holds each (range facets count them all), marked (markedValues). */
 async function insertValues(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
   const rows = indexed.flatMap(({ projectKey, seq, projection }) =>
-    distinctValuesByField(projection.values).flatMap((values) =>
-      values.map(({ value, occurrences }, index) => {
-        const before = index > 0 ? values[index - 1]!.value : undefined;
-        const smallest = kindOf(value) !== 'presence' && (before === undefined || kindOf(before) !== kindOf(value));
-        const previous = value.number !== undefined && !smallest ? before!.number! : null;
-        return [projectKey, seq, value.field, value.number ?? null, value.text ?? null, occurrences, smallest, previous];
-      }),
-    ),
+    markedValues(projection.values).map(({ field, number, text, occurrences, smallest, previous }) => {
+      const lowered = text?.toLowerCase();
+      return [projectKey, seq, field, number ?? null, text ?? null, lowered === text ? null : lowered, occurrences, smallest, previous ?? null];
+    }),
   );
   if (rows.length > 0) await client.query(INSERT_VALUES, columnsOf(rows));
 }
 
-/** Per field, its distinct values with their occurrences: numbers ascending, then texts, then the presence entry (neither). */
-function distinctValuesByField(values: readonly ProjectedValue[]): { value: ProjectedValue; occurrences: number }[][] {
-  const byField = new Map<string, Map<string, { value: ProjectedValue; occurrences: number }>>();
-  for (const value of values) {
-    const distinct = byField.get(value.field) ?? new Map<string, { value: ProjectedValue; occurrences: number }>();
-    byField.set(value.field, distinct);
-    const key = JSON.stringify([value.number, value.text]);
-    const entry = distinct.get(key);
-    if (entry) entry.occurrences++;
-    else distinct.set(key, { value, occurrences: 1 });
-  }
-  return [...byField.values()].map((distinct) => [...distinct.values()].sort((a, b) => ascending(a.value, b.value)));
-}
-
-const KINDS = ['number', 'text', 'presence'] as const;
-const kindOf = (value: ProjectedValue) => (value.number !== undefined ? 'number' : value.text !== undefined ? 'text' : 'presence');
-
-function ascending(a: ProjectedValue, b: ProjectedValue): number {
-  if (kindOf(a) !== kindOf(b)) return KINDS.indexOf(kindOf(a)) - KINDS.indexOf(kindOf(b));
-  if (a.number !== undefined) return a.number - b.number!;
-  return a.text === b.text ? 0 : a.text! < b.text! ? -1 : 1;
-}
-
+/** Each distinct word of a resource per field it is at, and how often (the score counts them). */
 async function insertPostings(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
-  const rows = indexed.flatMap(({ projectKey, seq, projection }) => [...occurrencesOf(projection.words)].map(([word, occurrences]) => [projectKey, word, seq, occurrences]));
+  const rows = indexed.flatMap(({ projectKey, seq, projection }) => {
+    const occurrences = new Map<string, { word: string; field: string; count: number }>();
+    for (const { field, words } of projection.texts) {
+      for (const word of words.map(indexedWord)) {
+        const key = `${word}\u0000${field}`;
+        const held = occurrences.get(key) ?? occurrences.set(key, { word, field, count: 0 }).get(key)!;
+        held.count++;
+      }
+    }
+    return [...occurrences.values()].map(({ word, field, count }) => [projectKey, word, seq, field, count]);
+  });
   if (rows.length > 0) await client.query(INSERT_POSTINGS, columnsOf(rows));
 }
 
-/** The batch's distinct words per project, in key order; longer ones never take part in fuzzy matching. */
+/** The batch's distinct words per project, in key order; longer ones never take part in fuzzy, stem or prefix matching. */
 async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): Promise<void> {
   const words = new Map<string, unknown[]>();
   for (const { projectKey, projection } of indexed) {
-    for (const word of projection.words) {
+    for (const word of projection.texts.flatMap((text) => text.words)) {
       const key = keyOf(projectKey, word);
       const length = words.has(key) ? undefined : letters(word).length;
       if (length !== undefined && length <= MAX_WORD_LENGTH) words.set(key, [projectKey, word, length, digitsOf(word), signatureOf(word)]);
     }
   }
   const rows = [...words.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  if (rows.length > 0) await client.query(INSERT_WORDS, columnsOf(rows));
+  if (rows.length > 0) await client.query(INSERT_WORDS, [...columnsOf(rows), STEMMING_DICTIONARIES]);
 }
 
 /** Rows as the arrays of their columns, one per parameter of an `unnest` insert. */

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveResourceJsonSchema, ObjectTestType, ResourceKey } from '../../../shared/domain/resource.js';
 import { isResourceId, isResourceKey } from '../../../shared/domain/resource-address.js';
 import { resourceJsonSchema } from '../../../shared/domain/resource-fields.js';
+import { toResource } from '../../../shared/store/dynamodb/resource-items';
 
 /**
  * The functions that read or delete by id or key check the address with plain patterns instead of
@@ -45,5 +46,13 @@ describe('the resource JSON Schema the query engines read', () => {
     const committed = readFileSync(new URL('../../../shared/domain/resource-json-schema.json', import.meta.url), 'utf8');
     expect(committed === `${JSON.stringify(deriveResourceJsonSchema(), null, 2)}\n`, 'resource-json-schema.json is stale: run `npm run openapi`').toBe(true);
     expect(resourceJsonSchema()).toEqual(deriveResourceJsonSchema());
+  });
+});
+
+describe('the fields a read keeps of an item (toResource)', () => {
+  it('are the top-level fields of the resource schema, whatever they are: none dropped, none to add by hand', () => {
+    const schema = deriveResourceJsonSchema() as { properties: Record<string, unknown> };
+    const item = { pk: 'PROJECT#p', sk: 'RESOURCE#x', type: 'resource', ...Object.fromEntries(Object.keys(schema.properties).map((name) => [name, `value of ${name}`])) };
+    expect(Object.keys(toResource(item)).sort()).toEqual(Object.keys(schema.properties).sort());
   });
 });

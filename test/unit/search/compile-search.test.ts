@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compile, resource, runSearch } from './fixtures';
+import { compile, compileError, resource, runSearch } from './fixtures';
 
 const alpha = resource({ key: 'alpha', someProperty: 'red dog', objectTypeProperty: { arrayOfIntExample: [1] } });
 const beta = resource({ key: 'beta', someProperty: 'red cat', objectTypeProperty: { arrayOfIntExample: [2] } });
@@ -51,31 +51,80 @@ describe('the three filter scopes', () => {
   });
 });
 
-describe('compileSearch', () => {
-  it('answers each question about the document asked, whatever the order of asking', () => {
-    const search = compile({ 'text.en': 'dog', filter: 'key:"alpha"', 'filter.facets': 'key:"gamma"' });
-    expect(search.matchesResults(alpha)).toBe(true);
-    expect(search.matchesResults(gamma)).toBe(false);
-    expect(search.matchesFacetBase(gamma)).toBe(true);
-    expect(search.matchesFacetBase(alpha)).toBe(false);
-    expect(search.matchesResults(alpha)).toBe(true);
-    expect(search.matchesFacetBase(beta)).toBe(false);
-    expect(search.matchesResults(beta)).toBe(false);
+describe('compileSearchApiPattern: the parameters as the search model', () => {
+  it('text: one expression per locale, all its words, each with its edits; filters by role; sort and page', () => {
+    const request = compile({
+      'text.en': 'Dogs café',
+      fuzzy: 'true',
+      'filter.query': 'createdAt:range("2026-11-29T07:00:00+01:00" to *)',
+      filter: 'key:"alpha","beta"',
+      'filter.facets': 'version:1',
+      facet: ['key', 'version:range(0 to 2) as v', 'someProperty:exists as s'],
+      facetLimit: '3',
+      sort: 'objectTypeProperty.arrayOfIntExample desc',
+      limit: '5',
+      offset: '10',
+      withTotal: 'false',
+    });
+    const field = (path: string) => expect.objectContaining({ path });
+    expect(request).toEqual({
+      query: {
+        kind: 'and',
+        of: [
+          { kind: 'text', field: undefined, mustMatch: 'all', language: 'en', terms: [{ word: 'dogs', edits: 1, prefix: false }, { word: 'cafe', edits: 1, prefix: false }] },
+          // The issue's example: an offset and seconds, compared as the instant 06:00Z.
+          { kind: 'range', field: field('createdAt'), gte: Date.parse('2026-11-29T06:00:00Z') },
+        ],
+      },
+      postFilter: { kind: 'exact', field: field('key'), values: ['alpha', 'beta'], caseInsensitive: false },
+      facets: [
+        { kind: 'distinct', name: 'key', field: field('key'), scope: 'query', filter: expect.objectContaining({ kind: 'exact' }), limit: 3, order: { by: 'count', direction: -1 } },
+        { kind: 'ranges', name: 'v', field: field('version'), scope: 'query', filter: expect.objectContaining({ kind: 'exact' }), ranges: [{ from: 0, to: 2 }] },
+        { kind: 'count', name: 's', scope: 'query', filter: { kind: 'and', of: [expect.objectContaining({ kind: 'exact' }), { kind: 'exists', field: field('someProperty') }] } },
+      ],
+      sort: [{ by: 'field', field: field('objectTypeProperty.arrayOfIntExample'), direction: -1, mode: 'max' }],
+      page: { limit: 5, offset: 10, withTotal: false },
+    });
+  });
+
+  it('missing is no value at all; values and ranges are alternatives', () => {
+    const { query } = compile({ 'filter.query': ['someProperty:missing', 'version:1, 3, range(5 to *)'] });
+    expect(query).toMatchObject({
+      kind: 'and',
+      of: [
+        { kind: 'not', of: [{ kind: 'exists' }] },
+        { kind: 'or', of: [{ kind: 'exact', values: [1, 3] }, { kind: 'range', gte: 5 }] },
+      ],
+    });
+  });
+
+  it('compares instants with offsets and either precision as `where` does', () => {
+    const at06 = [resource({ key: 'six', createdAt: '2026-11-29T06:08:00.000Z' }), resource({ key: 'five', createdAt: '2026-11-29T05:59:59.999Z' })];
+    expect(runSearch({ 'filter.query': 'createdAt:range("2026-11-29T07:00:00+01:00" to *)' }, at06).keys).toEqual(['six']);
+    expect(runSearch({ 'filter.query': 'createdAt:range(* to "2026-11-29T00:59:59.999-05:00")' }, at06).keys).toEqual(['five']);
+    expect(runSearch({ filter: 'createdAt:"2026-11-29T06:08:00Z"' }, at06).keys).toEqual(['six']);
+    expect(runSearch({ sort: 'createdAt asc' }, at06).keys).toEqual(['five', 'six']);
+  });
+
+  it('refuses a date-time that is not one', () => {
+    expect(compileError({ filter: 'createdAt:"yesterday"' }).message).toBe(
+      'Malformed parameter: filter: The field \'createdAt\' holds date-times, so expected a "quoted ISO 8601 date-time" but found "yesterday" at column 11 of \'createdAt:"yesterday"\'.',
+    );
   });
 
   it('accepts documents of any shape without throwing', () => {
-    const search = compile({ 'text.en': 'dog', filter: 'objectTypeProperty.arrayOfIntExample:1', facet: 'key' });
-    for (const doc of [null, 42, 'dog', [], {}, { objectTypeProperty: 'dog' }, { key: 7 }]) {
-      expect(search.matchesResults(doc)).toBe(false);
-      expect(() => search.facets?.add(doc)).not.toThrow();
-    }
-    expect(search.facets?.result()['key']).toMatchObject({ missing: 7, total: 0 });
+    const odd = [{ objectTypeProperty: 'dog' }, { key: 7 }, { objectTypeProperty: { arrayOfIntExample: 'x' } }].map((fields, index) => ({ id: `odd-${index}`, ...fields }));
+    expect(runSearch({ 'text.en': 'dog', filter: 'objectTypeProperty.arrayOfIntExample:range(* to *)', facet: 'key' }, odd)).toEqual({
+      keys: [],
+      // The text restricts the facet's base to the one document holding "dog".
+      facets: { key: { type: 'terms', dataType: 'text', missing: 1, total: 0, other: 0, terms: [] } },
+    });
   });
 
-  it('ignores document values of the wrong type for a field', () => {
-    const odd = { key: 5, version: 'one', objectTypeProperty: { arrayOfIntExample: ['1', 1] } };
-    expect(compile({ filter: 'key:exists' }).matchesResults(odd)).toBe(true);
-    expect(compile({ filter: 'objectTypeProperty.arrayOfIntExample:range(0 to 9)' }).matchesResults(odd)).toBe(true);
-    expect(compile({ filter: 'version:range(* to *)' }).matchesResults(odd)).toBe(false);
+  it('ignores document values of the wrong type for a field, though the field exists', () => {
+    const odd = { id: 'odd', key: 5, version: 'one', objectTypeProperty: { arrayOfIntExample: ['1', 1] } };
+    expect(runSearch({ filter: 'key:exists' }, [odd]).keys).toEqual([5]);
+    expect(runSearch({ filter: 'objectTypeProperty.arrayOfIntExample:range(0 to 9)' }, [odd]).keys).toEqual([5]);
+    expect(runSearch({ filter: 'version:range(* to *)' }, [odd]).keys).toEqual([]);
   });
 });

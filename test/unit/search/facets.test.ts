@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compile, compileError, resource, runSearch } from './fixtures';
+import { compileError, resource, runSearch } from './fixtures';
 
 const alpha = resource({
   key: 'alpha',
@@ -221,7 +221,7 @@ describe('facet errors', () => {
 
   it('refuses a range facet on a text field', () => {
     expect(refusal('key:range("a" to "m")').message).toBe(
-      "Malformed parameter: facet: Range facets count numbers, but the field 'key' holds text.",
+      "Malformed parameter: facet: Range facets count numbers or date-times, but the field 'key' holds text.",
     );
     expect(refusal('key:range(0 to 5)').message).toContain("The field 'key' holds text");
   });
@@ -241,29 +241,35 @@ describe('facet errors', () => {
   });
 });
 
-describe('the facet accumulator', () => {
-  it('keeps counting across calls to result', () => {
-    const search = compile({ facet: 'key' });
-    search.facets?.add(alpha);
-    expect(search.facets?.result()['key']).toMatchObject({ total: 1 });
-    search.facets?.add(beta);
-    expect(search.facets?.result()['key']).toMatchObject({ total: 2 });
+describe('bounded term facets', () => {
+  const many = Array.from({ length: 40 }, (_, n) => resource({ key: `k-${String(n).padStart(2, '0')}`, version: 1 + (n % 4) }));
+
+  it('lists the 10 most frequent by default, ties by term; other counts what was left out, total everything', () => {
+    const keys = runSearch({ facet: 'key' }, many).facets['key'];
+    expect(keys).toMatchObject({ missing: 0, total: 40, other: 30 });
+    expect(keys?.type === 'terms' && keys.terms.map((term) => term.term)).toEqual(Array.from({ length: 10 }, (_, n) => `k-${String(n).padStart(2, '0')}`));
   });
 
-  it('keeps one entry per distinct value, however many documents', () => {
-    const search = compile({ facet: ['version', `${ints}:range(0 to 10)`] });
-    for (let n = 0; n < 10_000; n++) {
-      search.facets?.add({ version: n % 3, objectTypeProperty: { arrayOfIntExample: [n % 20] } });
-    }
-    const facets = search.facets?.result() ?? {};
-    expect(facets['version']).toMatchObject({
-      total: 10_000,
+  it('lists facetLimit terms', () => {
+    expect(runSearch({ facet: 'version', facetLimit: '2' }, many).facets['version']).toEqual({
+      type: 'terms',
+      dataType: 'number',
+      missing: 0,
+      total: 40,
+      other: 20,
       terms: [
-        { term: 0, count: 3334 },
-        { term: 1, count: 3333 },
-        { term: 2, count: 3333 },
+        { term: 1, count: 10 },
+        { term: 2, count: 10 },
       ],
     });
-    expect(facets[`${ints}:range(0 to 10)`]).toMatchObject({ ranges: [{ count: 5000, min: 0, max: 9, mean: 4.5 }] });
+  });
+
+  it('writes instants back as ISO 8601 UTC', () => {
+    const docs = [resource({ createdAt: '2026-11-29T06:08:00Z' }), resource({ createdAt: '2026-11-29T07:08:00.000+01:00' })];
+    expect(runSearch({ facet: 'createdAt' }, docs).facets['createdAt']).toMatchObject({
+      dataType: 'datetime',
+      total: 2,
+      terms: [{ term: '2026-11-29T06:08:00.000Z', count: 2 }],
+    });
   });
 });

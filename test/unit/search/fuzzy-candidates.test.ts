@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isWithinEditDistance, letters } from '../../../shared/domain/search';
-import { digitsOf, signatureOf } from '../../../shared/store/postgres/text-search';
+import { digitsOf, prefixUpperBound, signatureOf } from '../../../shared/store/postgres/search-schema';
 
 /** Bits in which two signatures differ, as the engine's bit_count((a # b)::bit(64)) counts them. */
 const differingBits = (a: string, b: string) => [...(BigInt.asUintN(64, BigInt(a) ^ BigInt(b))).toString(2)].filter((bit) => bit === '1').length;
@@ -48,5 +48,20 @@ describe('the digits a word holds, as the fuzzy dictionary reads only words near
     expect(digitsOf('k0000123')).toBe(7);
     expect(digitsOf('dog')).toBe(0);
     expect(digitsOf('٣٤x')).toBe(2);
+  });
+});
+
+describe('the upper bound of a prefix range (prefixUpperBound)', () => {
+  it('is above every word starting with the prefix and below every other word after it', () => {
+    const word = fc.string({ unit: fc.constantFrom('a', 'b', 'z', '\u{10FFFF}', '\uD7FF', '😀'), maxLength: 4 });
+    fc.assert(
+      fc.property(word, word, (prefix, other) => {
+        const upper = prefixUpperBound(prefix);
+        const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+        if (other.startsWith(prefix)) expect(upper === undefined || byCodePoint(other, upper) < 0).toBe(true);
+        else if (byCodePoint(other, prefix) > 0) expect(upper !== undefined && byCodePoint(other, upper) >= 0).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });
