@@ -20,7 +20,7 @@ import { PostgresSearchIndexVersions } from '../../shared/store/postgres/search-
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 import { SEARCH_INDEX_VERSION, SEARCH_SCHEMA, schemaOf } from '../../shared/store/postgres/search-schema';
 import type { IndexChange } from '../../shared/store/search-index';
-import { SEARCH_SCHEMA_V1, searchV1 } from '../support/search-index-v1';
+import { SEARCH_SCHEMA_V1, searchV1, writeV1 } from '../support/search-index-v1';
 
 /**
  * Versions of the search index on the local stack's engines: each scenario in a database of its own
@@ -36,6 +36,7 @@ const NEXT = Math.max(SEARCH_INDEX_VERSION, 2);
  */
 const FINGERPRINTS: Record<number, string> = {
   1: '664c08f0129eb916e5214a733cf920d7ed79eec101357e330ecdde1937ec9581',
+  2: '4ba09accbea78a81df1cf6ed8ea46373805264e9dfd6d92c01bde59fcc8ba86f',
 };
 
 const local = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')) as { dynamoDbEndpoint: string; tableName: string; searchDatabaseUrl: string };
@@ -117,7 +118,7 @@ async function previousVersion(pool: pg.Pool, projects: string[], size: number):
     const created: Resource[] = [];
     for (let i = 0; i < size; i++) created.push(await table.create(project, draft(i) as never));
     held.set(project, created);
-    await new PostgresSearchIndexWriter(pool).apply(created.map((resource) => put(project, resource)));
+    await writeV1(pool, created.map((resource) => put(project, resource)));
   }
   return held;
 }
@@ -190,7 +191,7 @@ describe('a release that raises the version of the search index', () => {
     ]);
     // A batch the code before still wrote to the previous version, of a project it did not list.
     const createdInD = await table.create(D, draft(3) as never);
-    await new PostgresSearchIndexWriter(previous).apply([put(D, createdInD)]);
+    await writeV1(previous, [put(D, createdInD)]);
 
     while (!last.complete) {
       last = await next.migration.migrate(() => false);
@@ -241,7 +242,7 @@ describe('a deploy rolled back during the rebuild', () => {
     const [first, second] = held.get(P)!;
     const updated = await table.update(P, first!.id, 1, { someProperty: 'rolled back' });
     await table.delete(P, second!.id);
-    await new PostgresSearchIndexWriter(at(1)).apply([put(P, updated), { kind: 'delete', projectKey: P, id: second!.id, version: 1 }]);
+    await writeV1(at(1), [put(P, updated), { kind: 'delete', projectKey: P, id: second!.id, version: 1 }]);
 
     do last = await next.migration.migrate(() => false);
     while (!last.complete);

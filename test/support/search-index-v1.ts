@@ -1,4 +1,6 @@
 import type pg from 'pg';
+import { forEachString } from '../../shared/domain/search/document-values';
+import type { IndexChange } from '../../shared/store/search-index';
 
 /**
  * Version 1 of the search index as it was deployed, kept here because the product's DDL moves on:
@@ -68,4 +70,37 @@ export async function searchV1(pool: pg.Pool, projectKey: string, word: string):
     [projectKey, word],
   );
   return rows.map((row) => row.id);
+}
+
+/**
+ * What version 1's writer wrote of a batch, in short (its own code went with version 2): each
+ * resource at a newer version, a delete as a marker; the resource's words (lowercased, not folded,
+ * as version 1 tokenized), its version as a value, its words in the dictionary. Enough for searchV1,
+ * and for a rebuild to list the projects version 1 holds.
+ */
+export async function writeV1(pool: pg.Pool, changes: readonly IndexChange[]): Promise<void> {
+  for (const change of changes) {
+    const [id, version, deleted] = change.kind === 'put' ? [change.resource.id, change.resource.version, false] : [change.id, change.version, true];
+    const words: string[] = [];
+    if (change.kind === 'put') forEachString(change.resource, (text) => words.push(...(text.normalize('NFC').toLowerCase().match(/[\p{L}\p{N}\p{M}]+/gu) ?? [])));
+    const { rows } = await pool.query<{ seq: string }>(
+      `INSERT INTO search_resources AS r (project_key, id, version, deleted, word_count) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (project_key, id) DO UPDATE SET version = excluded.version, deleted = excluded.deleted, word_count = excluded.word_count
+         WHERE r.version < excluded.version OR (excluded.deleted AND r.version = excluded.version)
+       RETURNING seq`,
+      [change.projectKey, id, version, deleted, deleted ? null : words.length],
+    );
+    const seq = rows[0]?.seq;
+    if (seq === undefined) continue;
+    await pool.query('DELETE FROM search_postings WHERE seq = $1', [seq]);
+    await pool.query('DELETE FROM search_values WHERE seq = $1', [seq]);
+    if (deleted) continue;
+    const occurrences = new Map<string, number>();
+    for (const word of words) occurrences.set(word, (occurrences.get(word) ?? 0) + 1);
+    for (const [word, count] of occurrences) {
+      await pool.query('INSERT INTO search_postings VALUES ($1, $2, $3, $4)', [change.projectKey, word, seq, count]);
+      await pool.query('INSERT INTO search_words VALUES ($1, $2, $3, 0, 0) ON CONFLICT DO NOTHING', [change.projectKey, word, [...word].length]);
+    }
+    await pool.query('INSERT INTO search_values (project_key, seq, field, number, occurrences, smallest) VALUES ($1, $2, $3, $4, 1, true)', [change.projectKey, seq, 'version', version]);
+  }
 }
