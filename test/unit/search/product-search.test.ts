@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../shared/domain/errors';
 import { instantOf } from '../../../shared/domain/query/field-values';
@@ -7,6 +8,7 @@ import { compileProductSearch, productSearchFacetResults } from '../../../shared
 import { MAX_QUERY_DEPTH, MAX_QUERY_EXPRESSIONS } from '../../../shared/domain/search/product-search-request';
 import type { FacetCounts, FacetRequest } from '../../../shared/domain/search/search-model';
 import { PRODUCT_SEARCH_EXAMPLES } from '../../../shared/http/contract/product-search-examples';
+import { productSearchBodies } from '../../support/product-search-bodies';
 
 const catalog = new FieldCatalog(resourceJsonSchema());
 /** The resource's fields; `createdAt` and `lastModifiedAt` hold instants (kind 'datetime'), as the catalog reads date-time fields. */
@@ -272,6 +274,37 @@ describe('Product Search requests refused: 400 InvalidInput naming the expressio
     expect(refusal({ facets: Array.from({ length: 21 }, () => count) })[0]).toMatch(/^facets: Too big/);
     expect(refusal({ query: { exact: { field: 'version', values: Array.from({ length: 101 }, (_, n) => n) } } })[0]).toMatch(/^query\.exact\.values: Too big/);
     expect(refusal({ sort: Array.from({ length: 11 }, () => ({ field: 'key', order: 'asc' })) })[0]).toMatch(/^sort: Too big/);
+  });
+});
+
+describe('generated Product Search bodies (the differential test\'s)', () => {
+  it('each compiles to the model or is refused with InvalidInput naming where; most compile, and every expression and facet occurs', () => {
+    const bodies = productSearchBodies({
+      words: ['dog', 'dgo', 'cat', 'über', 'zebras'],
+      numberFields: ['version', 'objectTypeProperty.arrayOfIntExample', 'objectTypeProperty.arrayOfObjectType.integerExample'],
+      numbers: fc.integer({ min: -2, max: 21 }),
+      textFields: ['key', 'objectTypeProperty.arrayOfStringExample'],
+      dateTimeFields: ['createdAt', 'lastModifiedAt'],
+      instants: [Date.UTC(2026, 10, 29, 6)],
+      otherFields: ['objectTypeProperty.arrayOfObjectType'],
+    });
+    const seen = new Set<string>();
+    let refused = 0;
+    for (const body of fc.sample(bodies, { numRuns: 500, seed: 39 })) {
+      const json = JSON.stringify(body);
+      for (const kind of ['and', 'or', 'not', 'filter', 'exact', 'fullText', 'fullTextPrefix', 'fuzzy', 'prefix', 'wildcard', 'range', 'exists', 'distinct', 'ranges', 'count', 'stats']) {
+        if (json.includes(`"${kind}":`)) seen.add(kind);
+      }
+      try {
+        expect(compile(body).request.page.withTotal).toBe(true);
+      } catch (error) {
+        refused++;
+        expect((error as DomainError).errors[0]).toMatchObject({ code: 'InvalidInput', message: expect.stringMatching(/^(query|postFilter|facets|sort)[\w.[\]]*: /) });
+      }
+    }
+    expect(seen.size).toBe(16);
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThan(50);
   });
 });
 
