@@ -87,47 +87,39 @@ export const SearchSorting = z.strictObject({
   fieldType: z.optional(FieldType),
 });
 
-const facet = {
-  name: z.string().check(z.minLength(1), z.maxLength(MAX_TEXT_LENGTH)),
-  scope: z.optional(described(z.enum(['query', 'all']), 'Count the resources the query finds (`query`, the default) or every resource (`all`); `postFilter` never applies')),
-  filter: z.optional(SearchQuery),
-};
+const scope = z.optional(described(z.enum(['query', 'all']), 'Count the resources the query finds (`query`, the default) or every resource (`all`); `postFilter` never applies'));
 const level = z.optional(described(z.literal('products'), 'Resources are counted, as products are'));
+
+const facet = { name: z.string().check(z.minLength(1), z.maxLength(MAX_TEXT_LENGTH)), scope, filter: z.optional(SearchQuery) };
+const ofField = { ...facet, field: FieldPath, fieldType: z.optional(FieldType) };
+const localised = { ...ofField, level, language: z.optional(Locale) };
+const FacetRange = z.strictObject({ from: z.optional(Value), to: z.optional(Value), key: z.optional(described(Text, 'Default `<from>-<to>`, `*` for an open end')) });
 
 const FacetExpression = z.union([
   z.strictObject({
     distinct: z.strictObject({
-      ...facet,
-      level,
-      field: FieldPath,
+      ...localised,
       includes: z.optional(described(z.array(Text).check(z.maxLength(MAX_LISTED_VALUES)), 'Only these keys')),
       sort: z.optional(z.strictObject({ by: z.enum(['count', 'key']), order: z.enum(['asc', 'desc']) })),
       limit: z.optional(int(1, 200, 'Buckets, at most (default 10)')),
-      language: z.optional(Locale),
-      fieldType: z.optional(FieldType),
       missing: z.optional(described(Text, 'The key of one more bucket, after the others: resources without a value')),
     }),
   }),
   z.strictObject({
     ranges: z.strictObject({
-      ...facet,
-      level,
-      field: FieldPath,
-      ranges: z
-        .array(z.strictObject({ from: z.optional(Value), to: z.optional(Value), key: z.optional(described(Text, 'Default `<from>-<to>`, `*` for an open end')) }))
-        .check(z.minLength(1), z.maxLength(MAX_FACET_RANGES), z.meta({ description: '`from` included, `to` excluded: numbers, or date-times for date-time fields' })),
-      language: z.optional(Locale),
-      fieldType: z.optional(FieldType),
+      ...localised,
+      ranges: described(z.array(FacetRange).check(z.minLength(1), z.maxLength(MAX_FACET_RANGES)), '`from` included, `to` excluded: numbers, or date-times for date-time fields'),
     }),
   }),
   z.strictObject({ count: z.strictObject({ ...facet, level }) }),
-  z.strictObject({ stats: z.strictObject({ ...facet, field: FieldPath, fieldType: z.optional(FieldType) }) }),
+  z.strictObject({ stats: z.strictObject(ofField) }),
 ]);
 export type FacetExpressionBody = z.infer<typeof FacetExpression>;
 
 export const ResourceSearchRequest = z.strictObject({
   query: z.optional(SearchQuery),
-  postFilter: z.optional(described(SearchQuery, 'Restricts the results only, after the facets are counted')),
+  /** Restricts the results only, after the facets are counted (described with the route: a description here would copy the schema). */
+  postFilter: z.optional(SearchQuery),
   sort: z.optional(described(z.array(SearchSorting).check(z.maxLength(10)), 'Applied in order, then by id; none: by relevance when the query has text, else by id')),
   limit: z.optional(int(0, 100, 'Results per page (default 20)')),
   offset: z.optional(int(0, MAX_OFFSET, 'Results to skip (default 0)')),

@@ -100,26 +100,24 @@ const refusal = (messages: string[]) =>
 
 const refused = (path: string, message: string) => refusal([`${path}: ${message}`]);
 
-/** The kinds of field each expression takes (kinds as field-catalog.ts names them). */
+/** The kinds of field each expression takes (field-catalog.ts names them). */
 const COMPARED = ['number', 'text', 'datetime'];
 const TEXT = ['text'];
 const RANGED = ['number', 'datetime'];
-const NOUNS: Readonly<Record<string, string>> = { number: 'numbers', text: 'text', datetime: 'date-times', other: 'no value to compare' };
-const ANY_KIND = Object.keys(NOUNS);
-/** The `fieldType`s that fit a field of each kind. */
-const FIELD_TYPES: Readonly<Record<string, readonly string[]>> = { number: ['number', 'set_number'], text: ['text', 'set_text'], datetime: ['datetime', 'set_datetime'] };
+const ANY_KIND = [...COMPARED, 'other'];
 
-/** A value as its field's kind reads it (search-model.ts: instants as epoch milliseconds), or undefined. */
-const VALUES: Readonly<Record<string, { expected: string; read: (raw: number | string) => SearchValue | undefined }>> = {
-  number: { expected: 'a number', read: (raw) => (typeof raw === 'number' ? raw : undefined) },
-  text: { expected: 'text', read: (raw) => (typeof raw === 'string' ? raw : undefined) },
-  datetime: { expected: 'an ISO 8601 date-time', read: (raw) => (typeof raw === 'string' ? instantOf(raw) : undefined) },
+/** Per kind: what its fields hold, the `fieldType`s that fit them, and a value read as theirs (search-model.ts: instants as epoch milliseconds). */
+const KINDS: Readonly<Record<string, { holds: string; fieldTypes: readonly string[]; expected?: string; read?: (raw: number | string) => SearchValue | undefined }>> = {
+  number: { holds: 'numbers', fieldTypes: ['number', 'set_number'], expected: 'a number', read: (raw) => (typeof raw === 'number' ? raw : undefined) },
+  text: { holds: 'text', fieldTypes: ['text', 'set_text'], expected: 'text', read: (raw) => (typeof raw === 'string' ? raw : undefined) },
+  datetime: { holds: 'date-times', fieldTypes: ['datetime', 'set_datetime'], expected: 'an ISO 8601 date-time', read: (raw) => (typeof raw === 'string' ? instantOf(raw) : undefined) },
+  other: { holds: 'no value to compare', fieldTypes: [] },
 };
 
 function valueOf(field: Field, raw: number | string, path: string): SearchValue {
-  const reader = VALUES[field.kind]!; // fields are looked up for comparable kinds only
-  const value = reader.read(raw);
-  if (value === undefined) throw refused(path, `Expected ${reader.expected} for the field '${field.path}', found ${JSON.stringify(raw)}.`);
+  const { read, expected } = KINDS[field.kind]!; // fields of values are looked up for comparable kinds only
+  const value = read!(raw);
+  if (value === undefined) throw refused(path, `Expected ${expected} for the field '${field.path}', found ${JSON.stringify(raw)}.`);
   return value;
 }
 
@@ -180,8 +178,9 @@ class Compiler {
   private field({ field: name, fieldType }: { field: string; fieldType?: string }, path: string, kinds: readonly string[]): Field {
     const field = this.fields.lookup(name);
     if (!field) throw refused(`${path}.field`, `Unknown field '${name}'.`);
-    if (!kinds.includes(field.kind)) throw refused(`${path}.field`, `The field '${name}' holds ${NOUNS[field.kind]}: expected a field of ${kinds.map((kind) => NOUNS[kind]).join(' or ')}.`);
-    if (fieldType !== undefined && !FIELD_TYPES[field.kind]?.includes(fieldType)) throw refused(`${path}.fieldType`, `The field '${name}' holds ${NOUNS[field.kind]}, not ${fieldType}.`);
+    const { holds, fieldTypes } = KINDS[field.kind]!;
+    if (!kinds.includes(field.kind)) throw refused(`${path}.field`, `The field '${name}' holds ${holds}: expected a field of ${kinds.map((kind) => KINDS[kind]!.holds).join(' or ')}.`);
+    if (fieldType !== undefined && !fieldTypes.includes(fieldType)) throw refused(`${path}.fieldType`, `The field '${name}' holds ${holds}, not ${fieldType}.`);
     return field;
   }
 

@@ -11,7 +11,7 @@ import { ArrayTestType, InterfaceObjectTestType, ObjectTestType, ObjectTestTypeD
 import { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from '../../domain/search';
 import * as productSearchAnswer from '../../domain/search/product-search-answer';
 import { ResourceSearchRequest, SearchQuery, SearchSorting } from '../../domain/search/product-search-request';
-import { PRODUCT_SEARCH_EXAMPLES } from './product-search-examples';
+import productSearchExamples from './product-search-examples.json' with { type: 'json' };
 import { Subscription, SubscriptionDraft } from '../../domain/subscriptions/subscription';
 import { MAX_UPDATE_ACTIONS, UpdateRequest, updateActions, type UpdateActionName } from '../../domain/update-actions';
 
@@ -143,7 +143,7 @@ export const documentSchemas = {
   ResourceSearchRequest: {
     schema: ResourceSearchRequest,
     description: "Product Search's request (ProductSearchRequest) over the resource.",
-    examples: PRODUCT_SEARCH_EXAMPLES,
+    examples: productSearchExamples,
   },
   SearchQuery: { schema: SearchQuery, description: 'An object holding exactly one expression: a compound (`and`, `or`, `not`, `filter`: a non-empty list of queries) or a simple one.' },
   SearchSorting: { schema: SearchSorting },
