@@ -193,9 +193,6 @@ export function checkEndpoint(declaration: EndpointDeclaration): void {
     if (inPath.join() !== described.join()) fail(`describes the path parameters [${described}] of ${key}, whose path has [${inPath}].`);
   }
   if (declaration.idempotencyKey && !declaration.permissions?.includes('projects:write')) fail('takes Idempotency-Keys without projects:write, where their records are kept.');
-  const bodies = new Set(declaration.routes.map((route) => route.body));
-  // The JSON parser and its limits run for the whole function: JSON routes cannot share one with others.
-  if (bodies.has('json') && bodies.size > 1) fail('mixes JSON routes with routes of other bodies.');
 }
 
 function checkAccess(access: Access | undefined, fail: (problem: string) => never): void {

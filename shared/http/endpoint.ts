@@ -34,7 +34,8 @@ export type PathParametersOf<D extends EndpointDeclaration> = PathParameterOf<D[
  */
 export function endpoint<const D extends EndpointDeclaration>(declaration: D, handle: EndpointHandler<PathParametersOf<D>>, body?: BodyPipeline, replay?: Replay) {
   checkEndpoint(declaration);
-  if ((declaration.routes[0].body === 'json') !== (body !== undefined)) {
+  const takesJson = (route: RouteDeclaration) => route.body === 'json';
+  if (declaration.routes.some(takesJson) !== (body !== undefined)) {
     throw new EndpointDeclarationError(
       `The endpoint ${declaration.name} ${body ? 'is given a body pipeline for routes that take no JSON' : 'takes JSON bodies: its handler must give endpoint() the jsonBody pipeline'}.`,
     );
@@ -60,7 +61,8 @@ export function endpoint<const D extends EndpointDeclaration>(declaration: D, ha
     .use(errorResponder())
     .use(literalPaths(routeOf))
     .use(authorize(routeOf));
-  for (const middleware of body?.() ?? []) lambda.use(middleware);
+  // The body pipeline reads the JSON routes' bodies only: a function may serve other routes beside them.
+  for (const { before } of body?.() ?? []) lambda.use({ before: (request) => (takesJson(routeOf(request.event)) ? before?.(request) : undefined) });
 
   const answer = async (event: ApiEvent): Promise<ApiResult> => {
     const route = routeOf(event);

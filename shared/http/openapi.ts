@@ -203,7 +203,10 @@ function anyJsonValue({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; j
 
 function content(media: Content, example?: unknown) {
   return Object.fromEntries(
-    Object.entries(media).map(([type, name]) => [type, { ...(name === null ? {} : { schema: schemaNamed(name) }), ...(example === undefined ? {} : { example }) }]),
+    Object.entries(media).map(([type, name]) => {
+      const examples = name === null ? undefined : (documentSchemas[name] as DocumentSchema).examples;
+      return [type, { ...(name === null ? {} : { schema: schemaNamed(name) }), ...(example === undefined ? {} : { example }), ...(examples ? { examples } : {}) }];
+    }),
   );
 }
 

@@ -15,7 +15,7 @@ async function inputsOf(name: string): Promise<string[]> {
 
 /**
  * The functions that validate something with a zod schema: a body (drafts, update actions, the
- * complex path's document), the JSON query parameter of GET /{projectKey}/resource (`INTERFACE_OBJECT_TEST_TYPE`, contract/declaring.ts) or a stored
+ * complex path's document, a search request), the JSON query parameter of GET /{projectKey}/resource (`INTERFACE_OBJECT_TEST_TYPE`, contract/declaring.ts) or a stored
  * extension binding. Every other function carries no zod at all: schemas of the answers are the
  * document's (the schema catalogue), ids, keys and the stored JSON values are checked with
  * plain functions.
@@ -28,6 +28,8 @@ const VALIDATING = [
   'post-complex-path',
   'query-resources',
   'call-extension-action',
+  // Product Search's request (POST /{projectKey}/resource/search).
+  'search-resources',
   // A subscription's draft, and the stored subscriptions every subscription function and the consumer read.
   'create-subscription',
   'get-subscriptions',

@@ -13,7 +13,7 @@ import type { TestProject } from 'vitest/node';
 let stack: ChildProcess | undefined;
 let dataDir: string | undefined;
 
-export const DEV_CLIENT = { clientId: 'test-client', clientSecret: 'test-secret-123', projectKeys: ['demo', 'other', 'queries', 'scale', 'lastmod-small', 'lastmod-large', 'scale-ties', 'lastmod-ties', 'large-answers', 'sdk-walk', 'subscriptions', 'subscriptions-other', 'search-feed', 'search-differential', 'search-storefront', 'search-facets-300', 'search-facets-3000'] };
+export const DEV_CLIENT = { clientId: 'test-client', clientSecret: 'test-secret-123', projectKeys: ['demo', 'other', 'queries', 'scale', 'lastmod-small', 'lastmod-large', 'scale-ties', 'lastmod-ties', 'large-answers', 'sdk-walk', 'subscriptions', 'subscriptions-other', 'search-feed', 'search-differential', 'search-storefront', 'search-facets-300', 'search-facets-3000', 'storefront', 'storefront-ghosts', 'product-search-differential'] };
 
 export async function setup(project: TestProject) {
   dataDir = await mkdtemp(join(tmpdir(), 'grs-test-'));

@@ -70,6 +70,7 @@ describe('refusals as the document declares them', () => {
     ['404 no such resource', 'GET', '/{projectKey}/resource/{id}', `/demo/resource/${crypto.randomUUID()}`, {}, 404],
     ['413 body over the limit', 'POST', '/{projectKey}/resource', '/demo/resource', { json: { key: 'k', objectTypeProperty: { pad: 'x'.repeat(JSON_BODY_LIMIT_BYTES) } } }, 413],
     ['415 not JSON', 'POST', '/{projectKey}/resource', '/demo/resource', { body: 'key=k', headers: { 'content-type': 'text/plain' } }, 415],
+    ['400 a search naming no field of the resource', 'POST', '/{projectKey}/resource/search', '/demo/resource/search', { json: { query: { exists: { field: 'colour' } } } }, 400],
     ['431 a URL over the limit', 'GET', '/{projectKey}/resource', `/demo/resource?where=${'x'.repeat(LOCAL_HEADER_LIMIT_BYTES + 1)}`, {}, 431],
   ] as const)('%s', async (_name, method, path, concrete, options: { token?: false; json?: unknown; body?: string; headers?: Record<string, string> }, status) => {
     const token = options.token === false ? undefined : await tokenFor();

@@ -9,6 +9,9 @@ import { OutOfOrderPropertiesTestType } from '../../domain/out-of-order-properti
 import { pageOf } from '../../domain/query';
 import { ArrayTestType, InterfaceObjectTestType, ObjectTestType, ObjectTestTypeDraft } from '../../domain/resource';
 import { FacetRange, FacetResult, FacetTerm, FilterFacetResult, RangeFacetResult, TermFacetResult } from '../../domain/search';
+import * as productSearchAnswer from '../../domain/search/product-search-answer';
+import { ResourceSearchRequest, SearchQuery, SearchSorting } from '../../domain/search/product-search-request';
+import productSearchExamples from './product-search-examples.json' with { type: 'json' };
 import { Subscription, SubscriptionDraft } from '../../domain/subscriptions/subscription';
 import { MAX_UPDATE_ACTIONS, UpdateRequest, updateActions, type UpdateActionName } from '../../domain/update-actions';
 
@@ -26,6 +29,8 @@ export interface DocumentSchema {
   description?: string;
   /** Written out where it is used instead of listed under components/schemas. */
   inline?: true;
+  /** Named examples of a request body, shown where it is sent. */
+  examples?: Readonly<Record<string, { summary: string; value: unknown }>>;
 }
 
 const ErrorObject = z.looseObject({
@@ -134,6 +139,20 @@ export const documentSchemas = {
     schema: z.object({ ...pageOf(ObjectTestType).shape, facets: z.record(z.string(), FacetResult) }),
     description: 'A page of resources and the facets asked for, keyed by their `as` name or their expression.',
   },
+  // Product Search's request and answer (POST /{projectKey}/resource/search).
+  ResourceSearchRequest: {
+    schema: ResourceSearchRequest,
+    description: "Product Search's request (ProductSearchRequest) over the resource.",
+    examples: productSearchExamples,
+  },
+  SearchQuery: { schema: SearchQuery, description: 'An object holding exactly one expression: a compound (`and`, `or`, `not`, `filter`: a non-empty list of queries) or a simple one.' },
+  SearchSorting: { schema: SearchSorting },
+  ResourceSearchFacetResultBucket: { schema: productSearchAnswer.ResourceSearchFacetResultBucket },
+  ResourceSearchFacetResultCount: { schema: productSearchAnswer.ResourceSearchFacetResultCount },
+  ResourceSearchFacetResultStats: { schema: productSearchAnswer.ResourceSearchFacetResultStats },
+  ResourceSearchFacetResult: { schema: productSearchAnswer.ResourceSearchFacetResult },
+  ResourceSearchResult: { schema: productSearchAnswer.ResourceSearchResult },
+  ResourcePagedSearchResponse: { schema: productSearchAnswer.ResourcePagedSearchResponse, description: "Product Search's answer (ProductPagedSearchResponse): ids first." },
   // Images.
   Variant: { schema: VariantAnswer, description: 'The product variant an image was attached to, with the addresses of its images (each fetchable).' },
   ImageUploadTicket: {

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { resourceJsonSchema } from '../../domain/resource-fields';
 import { FieldCatalog, letters, MAX_WORD_LENGTH, projectResource, STEMMING_DICTIONARIES, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
-import { digitsOf, indexedWord, markedValues, SEARCH_SCHEMA, signatureOf } from './search-schema';
+import { digitsOf, indexedWord, markedValues, signatureOf } from './search-schema';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource

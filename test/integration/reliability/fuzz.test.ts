@@ -154,7 +154,8 @@ async function sendChecked(route: Route | undefined, raw: RawRequest, sentBody?:
 
 /** A 2xx from a writing route: only the ones the fuzz may legitimately cause are allowed. */
 function recordAccepted(route: Route | undefined, raw: RawRequest, answer: RawAnswer, body: any, sentBody: unknown, where: string) {
-  if (raw.method === 'GET' || raw.method === 'HEAD' || route?.handler === 'issue-token' || route?.handler === 'introspect-token') return;
+  // POST …/resource/search (search-resources) reads: its body is a search request.
+  if (raw.method === 'GET' || raw.method === 'HEAD' || ['issue-token', 'introspect-token', 'search-resources'].includes(route?.handler ?? '')) return;
   if (route?.handler === 'put-json-value') {
     ledger.jsonValue = JSON.stringify(body);
     return;

@@ -150,6 +150,23 @@ describe('the handler built from a declaration enforces its access rule', () => 
     expect(handle).toHaveBeenCalledOnce();
   });
 
+  it('reads the body of its JSON routes only, when it serves others beside them', async () => {
+    const mixed: EndpointDeclaration = { ...declarationWith({}), routes: [projectRoute, { ...projectRoute, method: 'POST', body: 'json' }] };
+    const echo = endpoint(mixed, async ({ body }) => ok({ body: body ?? null }), jsonBody);
+    const send = async (method: 'GET' | 'POST', headers: Record<string, string>, body?: string) => {
+      const event = eventFor('manage_test:demo', `${method} /{projectKey}/things`);
+      const answer = await echo({ ...event, headers, body, requestContext: { ...event.requestContext, http: { ...event.requestContext.http, method } } } as ApiEvent, {
+        functionName: 'list-things',
+        awsRequestId: randomUUID(),
+      } as Context);
+      return { status: answer.statusCode, body: JSON.parse(answer.body!) };
+    };
+    expect(await send('GET', {})).toEqual({ status: 200, body: { body: null } });
+    expect(await send('POST', { 'content-type': 'application/json' }, '{"a":[1]}')).toEqual({ status: 200, body: { body: { a: [1] } } });
+    expect((await send('POST', { 'content-type': 'text/plain' }, 'a')).status).toBe(415);
+    expect((await send('POST', { 'content-type': 'application/json' }, '{')).status).toBe(400);
+  });
+
   it('refuses (500, handler not run) a route it does not declare, instead of serving it unchecked', async () => {
     handle.mockClear();
     const answer = await invoke(eventFor('manage_test:demo', 'GET /{projectKey}/other-things'));
