@@ -198,6 +198,7 @@ describe('the stream feed', () => {
     const refusedBefore = engineSwitch.refused;
     const stream = startChangeStream({
       consumer: indexChanges.name,
+      reading: indexChanges.tableStream!,
       streamsEndpoint: local.dynamoDbEndpoint,
       streamArn,
       table: { db: documents, tableName: table },
