@@ -67,11 +67,11 @@ export interface ChangeStreamOptions {
  * Local mode's event source mapping: reads the table's stream from DynamoDB Local shard by shard
  * (a child shard after its parent), in order, and hands the consumer batches as the function's
  * declaration says (up to `batchSize` records, gathered for up to the batching window), shaped as
- * Lambda's. A shard's position is written to the table after each batch the consumer handled, so
- * a consumer that fails or stops mid-batch starts again after the last batch it finished (at least
- * once); a batch it failed part of is given again from the record it named. A batch failed more
- * than `retryAttempts` times, or whose records outlived the stream, goes to the on-failure
- * destination and the shard goes on after it, as in AWS.
+ * Lambda's. A shard's position is kept after each batch the consumer handled (and written to the
+ * table for the next start), so a consumer that fails or stops mid-batch starts again after the
+ * last batch it finished (at least once); a batch it failed part of is given again from the record
+ * it named. A batch failed more than `retryAttempts` times, or whose records outlived the stream,
+ * goes to the on-failure destination and the shard goes on after it, as in AWS.
  */
 export function startChangeStream(options: ChangeStreamOptions): { stop(): Promise<void> } {
   const streams = new DynamoDBStreamsClient({ endpoint: options.streamsEndpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
@@ -87,9 +87,34 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
   let shards: { ShardId?: string; ParentShardId?: string }[] = [];
   let describedAt = 0;
 
+  /**
+   * Each shard's position, the last record handled: kept here, and written to the table behind the
+   * reading (one write at a time, the newest position), for the next start. DynamoDB Local queues
+   * writes behind the API's: a write per batch in the loop would halve what it reads.
+   */
+  const positions = new Map<string, string>();
+  const unsaved = new Set<string>();
+  let saving: Promise<void> | undefined;
+  function savePosition(shardId: string, last: StreamRecord): void {
+    positions.set(shardId, last.dynamodb!.SequenceNumber!);
+    unsaved.add(shardId);
+    saving ??= (async () => {
+      for (const shard of unsaved) {
+        unsaved.delete(shard);
+        const item = { ...positionKey(shard), sequenceNumber: positions.get(shard) };
+        await options.table.db.send(new PutCommand({ TableName: options.table.tableName, Item: item })).catch((error: unknown) => {
+          unsaved.add(shard);
+          throw error;
+        });
+      }
+    })()
+      .catch((error: unknown) => console.error(`change stream (${options.consumer}): its position not written: ${String(error)}`))
+      .finally(() => (saving = undefined));
+  }
+
   async function firstIterator(shardId: string): Promise<string | undefined> {
-    const { Item } = await options.table.db.send(new GetCommand({ TableName: options.table.tableName, Key: positionKey(shardId), ConsistentRead: true }));
-    const after = Item?.sequenceNumber as string | undefined;
+    const recorded = async () => (await options.table.db.send(new GetCommand({ TableName: options.table.tableName, Key: positionKey(shardId), ConsistentRead: true }))).Item?.sequenceNumber as string | undefined;
+    const after = positions.get(shardId) ?? (await recorded());
     const { ShardIterator } = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: options.streamArn,
@@ -136,8 +161,8 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
       }
       const failed = failedAt === undefined ? -1 : Math.max(0, batch.findIndex((record) => record.dynamodb?.SequenceNumber === failedAt));
       const handled = failed === -1 ? batch.length : failed + (await given(shardId, batch.slice(failed)));
-      if (handled > 0) await savePosition(shardId, batch[handled - 1]!);
-      // Given again from the record it failed: a new iterator from the position just written.
+      if (handled > 0) savePosition(shardId, batch[handled - 1]!);
+      // Given again from the record it failed: a new iterator from the position kept.
       if (handled < batch.length) {
         iterators.delete(shardId);
         return 'failed';
@@ -189,10 +214,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     };
   }
 
-  const savePosition = (shardId: string, last: StreamRecord) =>
-    options.table.db.send(new PutCommand({ TableName: options.table.tableName, Item: { ...positionKey(shardId), sequenceNumber: last.dynamodb!.SequenceNumber } }));
-
-  /** One pass over the readable shards: 'busy' when a batch was read (read again at once), 'failed' when one failed. */
+  /** One pass over the readable shards: 'busy' when a batch came full (more waits: read again at once), 'failed' when one failed. */
   async function poll(): Promise<'busy' | 'idle' | 'failed'> {
     if (Date.now() - describedAt >= DESCRIBE_EVERY_MS || shards.some((shard) => finished.has(shard.ShardId!))) {
       shards = (await streams.send(new DescribeStreamCommand({ StreamArn: options.streamArn }))).StreamDescription?.Shards ?? [];
@@ -206,7 +228,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
       if (finished.has(shard.ShardId!) || (parent && listed.has(parent) && !finished.has(parent))) continue;
       const read = await pollShard(shard.ShardId!);
       if (read === 'failed') outcome = 'failed';
-      else if (read > 0 && outcome === 'idle') outcome = 'busy';
+      else if (read >= batchSize && outcome === 'idle') outcome = 'busy';
     }
     if (options.retry && Date.now() - lastRetry >= options.retry.everyMs) {
       lastRetry = Date.now();
@@ -233,6 +255,8 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     stop: async () => {
       stopped = true;
       await running;
+      // The last positions written before the next start reads them (a write left failed is lost: at least once).
+      while (saving) await saving;
       streams.destroy();
     },
   };

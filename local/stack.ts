@@ -97,7 +97,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
-    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url, searchDatabaseUrl: postgres.url }, null, 2));
+    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url, searchDatabaseUrl: postgres.url, searchIndexFailuresBucket: LOCAL_SEARCH_INDEX_FAILURES_BUCKET }, null, 2));
     process.env.LOCAL_MODE = 'true';
     const url = `http://localhost:${options.port}`;
     // The handlers read their configuration from the environment, exactly as in Lambda.

@@ -8,5 +8,5 @@ import { defineFunction } from '../../shared/http/declaration';
 export const indexChanges = defineFunction({
   name: 'index-changes',
   permissions: ['projects:read', 'search:write'],
-  tableStream: { batchSize: 100, batchingWindowSeconds: 0, retryAttempts: 10 },
+  tableStream: { batchSize: 1000, batchingWindowSeconds: 0, retryAttempts: 'until-expired' },
 });
