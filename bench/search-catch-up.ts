@@ -9,7 +9,7 @@ const RESOURCES = Number(process.env.SEARCH_CATCH_UP_RESOURCES ?? 100_000);
 /** Enough concurrent requests to keep the API busy on 2 cores (more only queue). */
 const CONNECTIONS = 16;
 const SAMPLE_EVERY_MS = 250;
-/** The index must hold every resource this soon after the last create (issue 38). */
+/** The index must hold every resource this soon after the last create: search stays fresh through a bulk load. */
 export const CAUGHT_UP_GOAL_MS = 10_000;
 const GIVE_UP_MS = 10 * 60_000;
 

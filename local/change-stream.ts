@@ -22,22 +22,20 @@ export type ConsumeBatch = (event: { Records: StreamRecord[] }) => Promise<{ bat
  * What Lambda writes to an S3 on-failure destination for a batch it gave up: its coordinates, and
  * the event as a JSON string (https://docs.aws.amazon.com/lambda/latest/dg/services-dynamodb-errors.html).
  */
-export interface OnFailureRecord {
-  requestContext: { requestId: string; functionArn: string; condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded'; approximateInvokeCount: number };
-  responseContext: { statusCode: number; executedVersion: string; functionError: string };
-  version: '1.0';
-  timestamp: string;
-  DDBStreamBatchInfo: {
-    shardId: string;
-    startSequenceNumber: string;
-    endSequenceNumber: string;
-    approximateArrivalOfFirstRecord: string;
-    approximateArrivalOfLastRecord: string;
-    batchSize: number;
-    streamArn: string;
+function onFailureRecord(consumer: string, streamArn: string, shardId: string, records: StreamRecord[], condition: 'RetryAttemptsExhausted' | 'RecordAgeExceeded', attempts: number) {
+  const [first, last] = [records[0]!.dynamodb!, records.at(-1)!.dynamodb!];
+  const arrival = ({ ApproximateCreationDateTime: seconds }: typeof first) => new Date(seconds! * 1_000).toISOString().replace(/\.\d+Z$/, 'Z');
+  return {
+    requestContext: { requestId: randomUUID(), functionArn: `arn:aws:lambda:local:000000000000:function:${consumer}`, condition, approximateInvokeCount: attempts },
+    responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
+    version: '1.0',
+    timestamp: new Date().toISOString(),
+    DDBStreamBatchInfo: { shardId, startSequenceNumber: first.SequenceNumber!, endSequenceNumber: last.SequenceNumber!, batchSize: records.length, streamArn,
+      approximateArrivalOfFirstRecord: arrival(first), approximateArrivalOfLastRecord: arrival(last) },
+    payload: JSON.stringify({ Records: records }),
   };
-  payload: string;
 }
+export type OnFailureRecord = ReturnType<typeof onFailureRecord>;
 
 /** Where Lambda puts such a record in the bucket: `aws/lambda/<mapping>/<shard>/YYYY/MM/DD/YYYY-MM-DDTHH.MM.SS-<uuid>` (the same page). */
 export function onFailureObjectKey(mapping: string, { timestamp, DDBStreamBatchInfo: { shardId } }: OnFailureRecord): string {
@@ -79,7 +77,6 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
   const lifetimeMs = options.recordLifetimeMs ?? STREAM_RETENTION_MS;
   const iterators = new Map<string, string>();
   const finished = new Set<string>();
-  /** Per shard, the record its batches failed at and how often in a row. */
   const failing = new Map<string, { sequenceNumber: string; attempts: number }>();
   const positionKey = (shardId: string) => ({ pk: `STREAM_POSITION#${options.consumer}`, sk: shardId });
   let stopped = false;
@@ -89,8 +86,8 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
 
   /**
    * Each shard's position, the last record handled: kept here, and written to the table behind the
-   * reading (one write at a time, the newest position), for the next start. DynamoDB Local queues
-   * writes behind the API's: a write per batch in the loop would halve what it reads.
+   * reading, one write at a time, for the next start (written before the next batch, it waited
+   * behind the API's writes in DynamoDB Local).
    */
   const positions = new Map<string, string>();
   const unsaved = new Set<string>();
@@ -101,29 +98,18 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     saving ??= (async () => {
       for (const shard of unsaved) {
         unsaved.delete(shard);
-        const item = { ...positionKey(shard), sequenceNumber: positions.get(shard) };
-        await options.table.db.send(new PutCommand({ TableName: options.table.tableName, Item: item })).catch((error: unknown) => {
-          unsaved.add(shard);
-          throw error;
-        });
+        await options.table.db.send(new PutCommand({ TableName: options.table.tableName, Item: { ...positionKey(shard), sequenceNumber: positions.get(shard) } }));
       }
     })()
-      .catch((error: unknown) => console.error(`change stream (${options.consumer}): its position not written: ${String(error)}`))
+      .catch((error: unknown) => console.error(`change stream (${options.consumer}): a position not written: ${String(error)}`))
       .finally(() => (saving = undefined));
   }
 
   async function firstIterator(shardId: string): Promise<string | undefined> {
     const recorded = async () => (await options.table.db.send(new GetCommand({ TableName: options.table.tableName, Key: positionKey(shardId), ConsistentRead: true }))).Item?.sequenceNumber as string | undefined;
     const after = positions.get(shardId) ?? (await recorded());
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({
-        StreamArn: options.streamArn,
-        ShardId: shardId,
-        ShardIteratorType: after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON',
-        SequenceNumber: after,
-      }),
-    );
-    return ShardIterator;
+    const from = { StreamArn: options.streamArn, ShardId: shardId, ShardIteratorType: after ? 'AFTER_SEQUENCE_NUMBER' : 'TRIM_HORIZON', SequenceNumber: after } as const;
+    return (await streams.send(new GetShardIteratorCommand(from))).ShardIterator;
   }
 
   /** Up to `batchSize` records from the shard's position: what is there now, or what comes within the batching window after the first. */
@@ -187,31 +173,11 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     const fresh = rest.findIndex((record) => Date.now() - record.dynamodb!.ApproximateCreationDateTime! * 1_000 < lifetimeMs);
     const expired = exhausted || fresh === -1 ? rest : rest.slice(0, fresh);
     if (expired.length === 0) return 0;
-    const record = onFailureRecord(shardId, expired, exhausted ? 'RetryAttemptsExhausted' : 'RecordAgeExceeded', attempts);
+    const record = onFailureRecord(options.consumer, options.streamArn, shardId, expired, exhausted ? 'RetryAttemptsExhausted' : 'RecordAgeExceeded', attempts);
     if (options.onFailure) await options.onFailure(record);
     else console.error(`change stream (${options.consumer}): a batch given up after ${attempts} attempts: ${JSON.stringify(record.DDBStreamBatchInfo)}`);
     failing.delete(shardId);
     return expired.length;
-  }
-
-  function onFailureRecord(shardId: string, records: StreamRecord[], condition: OnFailureRecord['requestContext']['condition'], attempts: number): OnFailureRecord {
-    const arrival = (record: StreamRecord) => new Date(record.dynamodb!.ApproximateCreationDateTime! * 1_000).toISOString().replace(/\.\d+Z$/, 'Z');
-    return {
-      requestContext: { requestId: randomUUID(), functionArn: `arn:aws:lambda:local:000000000000:function:${options.consumer}`, condition, approximateInvokeCount: attempts },
-      responseContext: { statusCode: 200, executedVersion: '$LATEST', functionError: 'Unhandled' },
-      version: '1.0',
-      timestamp: new Date().toISOString(),
-      DDBStreamBatchInfo: {
-        shardId,
-        startSequenceNumber: records[0]!.dynamodb!.SequenceNumber!,
-        endSequenceNumber: records.at(-1)!.dynamodb!.SequenceNumber!,
-        approximateArrivalOfFirstRecord: arrival(records[0]!),
-        approximateArrivalOfLastRecord: arrival(records.at(-1)!),
-        batchSize: records.length,
-        streamArn: options.streamArn,
-      },
-      payload: JSON.stringify({ Records: records }),
-    };
   }
 
   /** One pass over the readable shards: 'busy' when a batch came full (more waits: read again at once), 'failed' when one failed. */

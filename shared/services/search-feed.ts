@@ -3,16 +3,10 @@ import type { ResourceChange } from '../domain/resource-change';
 import { logger } from '../observability/logger';
 import type { IndexChange, SearchIndexWriter } from '../store/search-index';
 import type { SearchIndexFailures } from '../store/search-index-failures';
+import type { ReindexRun } from './search-indexing';
 
 /** The line logged for each record set aside (the stack can count it). */
 export const RECORD_SET_ASIDE_MESSAGE = 'search index record set aside';
-
-export interface ReplayRun {
-  /** Where to go on from: the cursor of a run that stopped. */
-  cursor?: string;
-  /** Asked after each kept object: false ends the run, which answers where it stopped. */
-  keepGoing?: () => boolean;
-}
 
 export interface ReplayProgress {
   /** Kept objects whose records are now indexed, and removed. */
@@ -22,10 +16,8 @@ export interface ReplayProgress {
   cursor?: string;
 }
 
-interface Entry {
-  record: unknown;
-  change?: IndexChange;
-}
+type Entry = { record: unknown; change?: IndexChange };
+type Failed = Entry & { error: unknown };
 
 /**
  * The search index's feed: stream records applied to the index, a batch in one transaction. An
@@ -51,7 +43,7 @@ export class SearchFeed {
   }
 
   /** Indexes what the failure destination keeps, object by object; an object is removed once all its records are indexed. */
-  async replay(run: ReplayRun = {}): Promise<ReplayProgress> {
+  async replay(run: ReindexRun = {}): Promise<ReplayProgress> {
     const keepGoing = run.keepGoing ?? (() => true);
     const progress: ReplayProgress = { replayed: 0, kept: 0 };
     for (let after = run.cursor; ; ) {
@@ -69,8 +61,8 @@ export class SearchFeed {
   }
 
   /** The records that failed alone, each with its failure. */
-  private async applyEach(records: readonly unknown[]): Promise<(Entry & { error: unknown })[]> {
-    const unreadable: (Entry & { error: unknown })[] = [];
+  private async applyEach(records: readonly unknown[]): Promise<Failed[]> {
+    const unreadable: Failed[] = [];
     const entries: Entry[] = [];
     for (const record of records) {
       try {
@@ -83,7 +75,7 @@ export class SearchFeed {
     return [...unreadable, ...(await this.halving(entries))];
   }
 
-  private async halving(entries: readonly Entry[]): Promise<(Entry & { error: unknown })[]> {
+  private async halving(entries: readonly Entry[]): Promise<Failed[]> {
     if (entries.length === 0) return [];
     try {
       await this.index.apply(entries.map(({ change }) => change!));

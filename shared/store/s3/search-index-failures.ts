@@ -18,14 +18,9 @@ export class S3SearchIndexFailures implements SearchIndexFailures {
 
   async setAside(record: unknown, reason: string): Promise<void> {
     const sequenceNumber = (record as { dynamodb?: { SequenceNumber?: unknown } } | undefined)?.dynamodb?.SequenceNumber;
-    await this.client().send(
-      new PutObjectCommand({
-        Bucket: this.bucket(),
-        Key: `${SET_ASIDE_PREFIX}${typeof sequenceNumber === 'string' ? sequenceNumber : randomUUID()}.json`,
-        Body: JSON.stringify({ reason, failedAt: new Date().toISOString(), record }),
-        ContentType: 'application/json',
-      }),
-    );
+    const Key = `${SET_ASIDE_PREFIX}${typeof sequenceNumber === 'string' ? sequenceNumber : randomUUID()}.json`;
+    const Body = JSON.stringify({ reason, failedAt: new Date().toISOString(), record });
+    await this.client().send(new PutObjectCommand({ Bucket: this.bucket(), Key, Body, ContentType: 'application/json' }));
   }
 
   async list(after?: string): Promise<{ keys: string[]; next?: string }> {
