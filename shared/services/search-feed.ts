@@ -23,7 +23,8 @@ type Failed = Entry & { error: unknown };
  * The search index's feed: stream records applied to the index, a batch in one transaction. An
  * engine that did not answer fails the batch (NoAnswerError: the stream gives it again, until it
  * expires); any other failure is a defect of some record, found by halving the batch: each record
- * that fails alone is set aside with why (the failure destination keeps it), logged, and passed over.
+ * that fails alone is set aside with why (the failure destination keeps it), logged, and passed
+ * over — unless every record of the batch does.
  */
 export class SearchFeed {
   constructor(
@@ -34,7 +35,10 @@ export class SearchFeed {
   ) {}
 
   async apply(records: readonly unknown[]): Promise<void> {
-    for (const { record, change, error } of await this.applyEach(records)) {
+    const { failed, of } = await this.applyEach(records);
+    // Every change failing alone is the engine's failure, not theirs (say, an instance left read-only by a failover): the batch fails.
+    if (failed.length > 1 && failed.length === of) throw failed[0]!.error;
+    for (const { record, change, error } of failed) {
       const reason = String(error);
       await this.failures.setAside(record, reason);
       const { SequenceNumber: sequenceNumber } = (record as { dynamodb?: { SequenceNumber?: string } }).dynamodb ?? {};
@@ -49,7 +53,7 @@ export class SearchFeed {
     for (let after = run.cursor; ; ) {
       const { keys, next } = await this.failures.list(after);
       for (const key of keys) {
-        if ((await this.applyEach(await this.failures.read(key))).length === 0) {
+        if ((await this.applyEach(await this.failures.read(key))).failed.length === 0) {
           await this.failures.remove(key);
           progress.replayed++;
         } else progress.kept++;
@@ -60,8 +64,8 @@ export class SearchFeed {
     }
   }
 
-  /** The records that failed alone, each with its failure. */
-  private async applyEach(records: readonly unknown[]): Promise<Failed[]> {
+  /** The records that failed alone, each with its failure, of how many resource records. */
+  private async applyEach(records: readonly unknown[]): Promise<{ failed: Failed[]; of: number }> {
     const unreadable: Failed[] = [];
     const entries: Entry[] = [];
     for (const record of records) {
@@ -72,7 +76,7 @@ export class SearchFeed {
         unreadable.push({ record, error });
       }
     }
-    return [...unreadable, ...(await this.halving(entries))];
+    return { failed: [...unreadable, ...(await this.halving(entries))], of: unreadable.length + entries.length };
   }
 
   private async halving(entries: readonly Entry[]): Promise<Failed[]> {
