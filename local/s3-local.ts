@@ -12,12 +12,14 @@ export interface RunningS3 {
   stop(): Promise<void>;
 }
 
-/** Starts the S3 emulator s3rver with its objects under `dataDir`, and the images and pending-uploads buckets in it. */
+/** Starts the S3 emulator s3rver with its objects under `dataDir`, and the service's buckets in it. */
 export async function startS3Local(options: {
   dataDir: string;
   port: number;
   bucket: string;
   pendingBucket: string;
+  /** Buckets that nothing serves (the search index's failure destination). */
+  privateBuckets?: readonly string[];
   corsOrigins?: readonly string[];
 }): Promise<RunningS3> {
   await ensurePortFree(options.port, 'the S3 emulator', 'S3_LOCAL_PORT', 8);
@@ -32,6 +34,7 @@ export async function startS3Local(options: {
     configureBuckets: [
       { name: options.bucket, configs: [] },
       { name: options.pendingBucket, configs: options.corsOrigins?.length ? [uploadCorsXml(options.corsOrigins)] : [] },
+      ...(options.privateBuckets ?? []).map((name) => ({ name, configs: [] })),
     ],
   });
   await server.run();

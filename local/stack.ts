@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { access, constants, mkdir, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { hashSecret, isClientId } from '../shared/auth/client-secrets';
 import { PROJECT_SCOPE_NAMES } from '../shared/auth/scopes';
 import { authorizer as authorizerDeclaration } from '../functions/authorizer/function';
@@ -10,8 +11,7 @@ import { deliverChanges } from '../functions/deliver-changes/function';
 import { indexChanges } from '../functions/index-changes/function';
 import type { Delivery } from '../shared/services/subscription-delivery';
 import type { Subscription } from '../shared/domain/subscriptions/subscription';
-import type { StreamRecord } from '../shared/aws/table-stream';
-import { startChangeStream, type ConsumeBatch } from './change-stream';
+import { onFailureObjectKey, startChangeStream, type ConsumeBatch } from './change-stream';
 import { parseCorsOrigins } from '../shared/http/cors';
 import { LAST_MODIFIED_INDEX_NAME } from '../shared/store/dynamodb/table-schema';
 import { SEARCH_INDEX_VERSION } from '../shared/store/postgres/search-schema';
@@ -57,6 +57,7 @@ export const LOCAL_TABLE_NAME = 'generic-resource-service';
 export const LOCAL_AUDIENCE = 'generic-resource-service';
 export const LOCAL_IMAGES_BUCKET = 'images';
 export const LOCAL_IMAGE_UPLOADS_BUCKET = 'image-uploads';
+export const LOCAL_SEARCH_INDEX_FAILURES_BUCKET = 'search-index-failures';
 
 /**
  * Everything `npm start` runs, on this machine: DynamoDB Local, the signing key, the development
@@ -87,6 +88,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       port: options.s3Port ?? (await freePort()),
       bucket: LOCAL_IMAGES_BUCKET,
       pendingBucket: LOCAL_IMAGE_UPLOADS_BUCKET,
+      privateBuckets: [LOCAL_SEARCH_INDEX_FAILURES_BUCKET],
       corsOrigins: parseCorsOrigins(process.env.CORS_ORIGINS),
     });
     progress('starting PostgreSQL (search)');
@@ -96,7 +98,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const streamArn = await ensureTable(dynamoDb.endpoint, LOCAL_TABLE_NAME);
     // Tools (the extension CLI, tests) find this stack's table here; LOCAL_MODE lets extension
     // actions be bound to http(s) handlers on loopback (docs/extensions.md).
-    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url, searchDatabaseUrl: postgres.url }, null, 2));
+    await writeFile(resolve(dataDir, 'endpoints.json'), JSON.stringify({ dynamoDbEndpoint: dynamoDb.endpoint, s3Endpoint: s3.endpoint, tableName: LOCAL_TABLE_NAME, imageBaseUrl: imageServer.url, searchDatabaseUrl: postgres.url, searchIndexFailuresBucket: LOCAL_SEARCH_INDEX_FAILURES_BUCKET }, null, 2));
     process.env.LOCAL_MODE = 'true';
     const url = `http://localhost:${options.port}`;
     // The handlers read their configuration from the environment, exactly as in Lambda.
@@ -106,6 +108,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       AWS_ENDPOINT_URL_S3: s3.endpoint,
       IMAGES_BUCKET: LOCAL_IMAGES_BUCKET,
       IMAGE_UPLOADS_BUCKET: LOCAL_IMAGE_UPLOADS_BUCKET,
+      SEARCH_INDEX_FAILURES_BUCKET: LOCAL_SEARCH_INDEX_FAILURES_BUCKET,
       IMAGE_BASE_URL: imageServer.url,
       AWS_REGION: process.env.AWS_REGION ?? 'local',
       // s3rver accepts only its own credentials; DynamoDB Local (shared database) accepts any.
@@ -182,14 +185,15 @@ export async function createLocalGateway() {
 
 /**
  * The table's stream, read as the stack's two event source mappings read it in AWS, each consumer
- * from positions of its own (a slow index never delays a notification, and the reverse) and run
- * with its table grants: the subscriptions' deliveries, with their retrier on a timer (every
- * second, or the first retry delay when shorter), and the search index's feed.
+ * from positions of its own (a slow index never delays a notification, and the reverse), with the
+ * reading its function declares and run with its table grants: the subscriptions' deliveries, with
+ * their retrier on a timer (every second, or the first retry delay when shorter), and the search
+ * index's feed, whose batches given up go to its failure bucket as Lambda's on-failure records.
  */
 async function startChangeStreams(endpoint: string, streamArn: string, onDelivered: LocalStackOptions['onDelivered']) {
   const deliver = (await import('../functions/deliver-changes/handler')).handler;
   const index = (await import('../functions/index-changes/handler')).handler;
-  const { dynamoDb, subscriptionDelivery } = await import('../shared/composition-root');
+  const { dynamoDb, s3, subscriptionDelivery } = await import('../shared/composition-root');
   const { config } = await import('../shared/config');
   subscriptionDelivery().onDelivered = onDelivered;
   const stream = { streamsEndpoint: endpoint, streamArn, table: { db: dynamoDb(), tableName: LOCAL_TABLE_NAME } };
@@ -197,13 +201,19 @@ async function startChangeStreams(endpoint: string, streamArn: string, onDeliver
     startChangeStream({
       ...stream,
       consumer: deliverChanges.name,
-      consume: ((event) => asFunction(deliverChanges, () => deliver(event))) as ConsumeBatch,
+      reading: deliverChanges.tableStream!,
+      consume: (event) => asFunction(deliverChanges, () => deliver(event)) as ReturnType<ConsumeBatch>,
       retry: { run: () => asFunction(deliverChanges, () => deliver({})), everyMs: Math.min(1_000, config.subscriptionRetry.firstDelayMs) },
     }),
     startChangeStream({
       ...stream,
       consumer: indexChanges.name,
-      consume: (event) => asFunction(indexChanges, () => index({ Records: event.Records as StreamRecord[] })),
+      reading: indexChanges.tableStream!,
+      consume: (event) => asFunction(indexChanges, () => index(event)),
+      onFailure: async (record) => {
+        const object = { Bucket: LOCAL_SEARCH_INDEX_FAILURES_BUCKET, Key: onFailureObjectKey(indexChanges.name, record), Body: JSON.stringify(record) };
+        await s3().send(new PutObjectCommand(object));
+      },
     }),
   ];
 }

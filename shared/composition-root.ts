@@ -14,6 +14,7 @@ import { ImageService } from './services/image-service';
 import { JsonValueService } from './services/json-value-service';
 import { ResourceQueryService } from './services/query-service';
 import { ResourceSearchService } from './services/search-service';
+import { SearchFeed } from './services/search-feed';
 import { SearchIndexing } from './services/search-indexing';
 import { SearchIndexMigration } from './services/search-index-migration';
 import { ResourceEditService } from './services/resource-edit-service';
@@ -41,12 +42,15 @@ import { PostgresSearchIndex } from './store/postgres/search-index';
 import type { SearchIndex, SearchIndexWriter } from './store/search-index';
 import type { SearchIndexContents } from './store/search-index-contents';
 import type { SearchIndexVersions } from './store/search-index-versions';
+import type { SearchIndexFailures } from './store/search-index-failures';
+import { resourceChangeOf, type StreamRecord } from './store/dynamodb/stream-records';
 import type { ImageStorage } from './store/image-storage';
 import type { JsonValueStore } from './store/json-value-store';
 import type { ResourceQueryStore, ResourceStore } from './store/resource-store';
 import type { PendingUploadSigner } from './store/pending-upload-signer';
 import { S3ImageStorage } from './store/s3/image-storage';
 import { S3PendingUploadSigner } from './store/s3/pending-upload-signer';
+import { S3SearchIndexFailures } from './store/s3/search-index-failures';
 import type { SubscriptionStore } from './store/subscription-store';
 import type { UploadStore } from './store/upload-store';
 import type { VariantStore } from './store/variant-store';
@@ -100,6 +104,7 @@ export const searchIndexWriter = /* @__PURE__ */ once((): SearchIndexWriter => n
 export const searchIndexContents = /* @__PURE__ */ once((): SearchIndexContents => new PostgresSearchIndexContents(indexingPool()));
 export const searchIndex = /* @__PURE__ */ once((): SearchIndex => new PostgresSearchIndex(searchPool()));
 export const searchIndexVersions = /* @__PURE__ */ once((): SearchIndexVersions => new PostgresSearchIndexVersions(indexingPool()));
+export const searchIndexFailures = /* @__PURE__ */ once((): SearchIndexFailures => new S3SearchIndexFailures(s3, () => config.searchIndexFailuresBucket));
 export const pendingUploadSigner = /* @__PURE__ */ once((): PendingUploadSigner => new S3PendingUploadSigner(config.imageUploadsBucket, s3ForPresigning));
 
 // ---- Tokens ----------------------------------------------------------------------------------
@@ -136,6 +141,7 @@ export const queryService = /* @__PURE__ */ once(() => new ResourceQueryService(
 export const searchService = /* @__PURE__ */ once(() => new ResourceSearchService(searchIndex(), resourceQueryStore()));
 export const searchIndexing = /* @__PURE__ */ once(() => new SearchIndexing(resourceQueryStore(), searchIndexWriter(), searchIndexContents()));
 export const searchIndexMigration = /* @__PURE__ */ once(() => new SearchIndexMigration(searchIndexVersions(), searchIndexing()));
+export const searchFeed = /* @__PURE__ */ once(() => new SearchFeed(searchIndexWriter(), searchIndexFailures(), (record) => resourceChangeOf(record as StreamRecord)));
 export const imageService = /* @__PURE__ */ once(() => new ImageService(variantStore(), imageStorage(), uploadStore()));
 export const uploadTicketService = /* @__PURE__ */ once(() => new UploadTicketService(pendingUploadSigner(), uploadStore()));
 export const complexPathService = /* @__PURE__ */ once(() => new ComplexPathService(resourceStore(), complexPathStore()));

@@ -80,6 +80,10 @@ export const config = {
       user: required('SEARCH_DATABASE_USER'),
     };
   },
+  /** Where the indexer keeps stream records it could not index (docs/design.md, "Search engine"). */
+  get searchIndexFailuresBucket() {
+    return required('SEARCH_INDEX_FAILURES_BUCKET');
+  },
   /** `LOCAL_MODE=true` (set by the local stack): extension targets on loopback addresses are allowed. */
   get localMode() {
     return process.env.LOCAL_MODE === 'true';

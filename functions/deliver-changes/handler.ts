@@ -1,5 +1,5 @@
-import { tableChangesOf, type StreamRecord } from '../../shared/aws/table-stream';
 import { subscriptionDelivery } from '../../shared/composition-root';
+import { resourceChangesOf, type StreamRecord } from '../../shared/store/dynamodb/stream-records';
 
 /** How long one run of the retrier may go on: it runs every minute. */
 const RETRY_RUN_MS = 45_000;
@@ -11,6 +11,6 @@ const RETRY_RUN_MS = 45_000;
  */
 export const handler = async (event: { Records?: StreamRecord[] }) => {
   if (!event.Records) return subscriptionDelivery().retryParked(Date.now() + RETRY_RUN_MS);
-  const failed = await subscriptionDelivery().deliverChanges(tableChangesOf(event.Records));
+  const failed = await subscriptionDelivery().deliverChanges(resourceChangesOf(event.Records));
   return { batchItemFailures: failed === undefined ? [] : [{ itemIdentifier: failed }] };
 };

@@ -8,5 +8,7 @@ import { defineFunction } from '../../shared/http/declaration';
 export const indexChanges = defineFunction({
   name: 'index-changes',
   permissions: ['projects:read', 'search:write', 'searchFailures:write'],
-  tableStream: { batchSize: 100, batchingWindowSeconds: 0, retryAttempts: 10 },
+  // Never given up on a count; batches of up to 1,000 keep a project's lane ahead of its writes, and no
+  // window keeps a lone write searchable within a second (docs/design.md, "The search index's feed").
+  tableStream: { batchSize: 1_000, batchingWindowSeconds: 0, retryAttempts: 'until-expired' },
 });

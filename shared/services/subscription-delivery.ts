@@ -1,5 +1,6 @@
 import { signatureHeader } from '../domain/extensions/signing';
-import { notificationId, notificationOf, type ChangeNotification, type TableChange } from '../domain/subscriptions/notification';
+import type { ResourceChange } from '../domain/resource-change';
+import { notificationId, notificationOf, type ChangeNotification } from '../domain/subscriptions/notification';
 import type { Destination, StoredSubscription, Subscription } from '../domain/subscriptions/subscription';
 import { logger } from '../observability/logger';
 import type { ParkedNotification, SubscriptionStore } from '../store/subscription-store';
@@ -48,7 +49,7 @@ export class SubscriptionDelivery {
    * The stream's changes, in their order. Answers the sequence number of the first change not
    * handled (the store failed): it and every later one are to be given again.
    */
-  async deliverChanges(changes: readonly TableChange[]): Promise<string | undefined> {
+  async deliverChanges(changes: readonly ResourceChange[]): Promise<string | undefined> {
     const subscriptionsOf = new Map<string, Promise<StoredSubscription[]>>();
     const queued = new Map<string, Promise<boolean>>();
     for (const change of changes) {

@@ -215,6 +215,9 @@ describe('the search indexer', () => {
       });
       if (declaration.tableStream!.batchingWindowSeconds === 0) expect(mapping.MaximumBatchingWindowInSeconds).toBeUndefined();
     }
+    // The index's batches are never given up on a count: retried until their records expire (24 h).
+    expect(mappingOf('IndexChanges').MaximumRetryAttempts).toBe(-1);
+    expect(mappingOf('IndexChanges').MaximumRecordAgeInSeconds ?? -1).toBe(-1);
     // Subscriptions keep their queue of stream coordinates; the index keeps the failed records themselves.
     expect(mappingOf('DeliverChanges').DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^ChangeStreamFailedBatches/), 'Arn'] } } });
     expect(mappingOf('IndexChanges').DestinationConfig).toEqual({ OnFailure: { Destination: { 'Fn::GetAtt': [expect.stringMatching(/^SearchIndexFailures/), 'Arn'] } } });

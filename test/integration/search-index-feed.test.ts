@@ -102,9 +102,9 @@ async function indexed(projectKey: string): Promise<Map<string, number>> {
 }
 
 /** What the table holds of a project: id → version. */
-async function inTable(projectKey: string): Promise<Map<string, number>> {
+async function inTable(projectKey: string, table: ResourceQueryStore = queries): Promise<Map<string, number>> {
   const held = new Map<string, number>();
-  for await (const resource of queries.read(projectKey, { range: { on: 'id', descending: false } })) held.set(resource.id, resource.version);
+  for await (const resource of table.read(projectKey, { range: { on: 'id', descending: false } })) held.set(resource.id, resource.version);
   return held;
 }
 
@@ -118,7 +118,7 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, wh
 }
 
 const uniqueProject = (name: string) => `${name}-${Math.random().toString(36).slice(2, 8)}`;
-const create = (projectKey: string) => resources.create(projectKey, { objectTypeProperty: draftExample.objectTypeProperty as never });
+const create = (projectKey: string, store = resources) => store.create(projectKey, { objectTypeProperty: draftExample.objectTypeProperty as never });
 const sameEntries = (a: Map<string, number>, b: Map<string, number>) => a.size === b.size && [...a].every(([id, version]) => b.get(id) === version);
 
 /** An entry the index holds of a resource the table never had (one deleted while the feed was broken). */
@@ -184,7 +184,7 @@ describe('the stream feed', () => {
     expect(await indexRow(project, resource.id)).toMatchObject({ version: 2, deleted: true, words: [] });
   });
 
-  it('loses nothing while the engine is down: the failed batch is given again once it is back', async () => {
+  it('loses nothing while the engine is down for more attempts than a mapping of 10 retries makes: the batches come again until it is back', async () => {
     const table = `${local.tableName}-engine-down-${Date.now()}`;
     const streamArn = await ensureTable(local.dynamoDbEndpoint, table);
     const store = new DynamoDbResourceStore(documents, table);
@@ -192,33 +192,46 @@ describe('the stream feed', () => {
     const consume = await handler();
     const { indexChanges } = await import('../../functions/index-changes/function');
     const reported = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const givenUp: unknown[] = [];
     engineSwitch.up = false;
     // The engine's pool keeps connections: those made before are cut too.
     for (const socket of engineSwitch.sockets) socket.destroy();
     const refusedBefore = engineSwitch.refused;
     const stream = startChangeStream({
       consumer: indexChanges.name,
+      reading: indexChanges.tableStream!,
       streamsEndpoint: local.dynamoDbEndpoint,
       streamArn,
       table: { db: documents, tableName: table },
       consume: (event) => consume({ Records: event.Records as never }),
+      onFailure: async (record) => void givenUp.push(record),
     });
     try {
-      const resource = await store.create(project, { objectTypeProperty: draftExample.objectTypeProperty as never });
-      await store.update(project, resource.id, 1, { someProperty: 'changed' });
-      await until(async () => engineSwitch.refused - refusedBefore, (refused) => refused >= 3, 'the batch to be tried and refused a few times');
-      expect(await indexRow(project, resource.id)).toBeUndefined();
+      // 100 changes meanwhile: creates, updates and deletes.
+      const live = new Map<string, number>();
+      for (let step = 0; step < 100; step++) {
+        const id = [...live.keys()][(step * 7) % Math.max(1, live.size)];
+        if (step % 5 < 3 || live.size < 5) live.set((await create(project, store)).id, 1);
+        else if (step % 5 === 3) live.set(id!, (await store.update(project, id!, live.get(id!)!, { someProperty: `step ${step}` })).version);
+        else {
+          await store.delete(project, id!, live.get(id!));
+          live.delete(id!);
+        }
+      }
+      await until(async () => engineSwitch.refused - refusedBefore, (refused) => refused >= 12, 'the batch to be tried and refused more than 11 times', 60_000);
+      expect(await indexed(project)).toEqual(new Map());
       expect(reported).toHaveBeenCalledWith(expect.stringContaining(`change stream (${indexChanges.name}): Error`));
 
       engineSwitch.up = true;
-      const row = await until(() => indexRow(project, resource.id), (found) => found?.version === 2, 'the batch once the engine is back');
-      expect(row).toMatchObject({ deleted: false, words: expect.arrayContaining(['changed']) });
+      expect(await inTable(project, new DynamoDbResourceQueryStore(documents, table))).toEqual(live);
+      await until(() => indexed(project), (held) => sameEntries(held, live), 'the index to equal the table once the engine is back', 15_000);
+      expect(givenUp).toEqual([]);
     } finally {
       engineSwitch.up = true;
       await stream.stop();
       reported.mockRestore();
     }
-  });
+  }, 90_000);
 });
 
 describe('the reindex', () => {

@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { tableChangesOf } from '../../shared/aws/table-stream';
+import { deliverChanges } from '../../functions/deliver-changes/function';
 import { startChangeStream, type ConsumeBatch } from '../../local/change-stream';
 import { ensureTable } from '../../local/dynamodb-local';
 import { verifySignature } from '../../shared/domain/extensions/signing';
 import { SubscriptionDelivery, DELIVERY_SIGNATURE_HEADER } from '../../shared/services/subscription-delivery';
 import { DynamoDbResourceStore } from '../../shared/store/dynamodb/resource-store';
+import { resourceChangeOf, resourceChangesOf } from '../../shared/store/dynamodb/stream-records';
 import { DynamoDbSubscriptionStore } from '../../shared/store/dynamodb/subscription-store';
 import { call, draftExample, tokenFor } from './api-client';
 
@@ -158,10 +159,10 @@ describe('a consumer stopped in the middle of a batch', () => {
     await subscriptions.create(PROJECT, { subscription, secret: hook.secret });
     const delivery = new SubscriptionDelivery(subscriptions, { send: async () => undefined }, { localMode: true, retry: { firstDelayMs: 100, giveUpAfterMs: 60_000 } });
     const consume: ConsumeBatch = async ({ Records }) => {
-      const failed = await delivery.deliverChanges(tableChangesOf(Records));
+      const failed = await delivery.deliverChanges(resourceChangesOf(Records));
       return { batchItemFailures: failed === undefined ? [] : [{ itemIdentifier: failed }] };
     };
-    const stream = (consumeWith: ConsumeBatch) => startChangeStream({ consumer: 'deliver-changes', streamsEndpoint: endpoint, streamArn, table: { db: documents, tableName }, consume: consumeWith });
+    const stream = (consumeWith: ConsumeBatch) => startChangeStream({ consumer: deliverChanges.name, reading: deliverChanges.tableStream!, streamsEndpoint: endpoint, streamArn, table: { db: documents, tableName }, consume: consumeWith });
 
     const created = await resources.create(PROJECT, { objectTypeProperty: draftExample.objectTypeProperty as never });
     await resources.update(PROJECT, created.id, 1, { someProperty: 'changed' });
@@ -169,7 +170,7 @@ describe('a consumer stopped in the middle of a batch', () => {
 
     // The first consumer delivers the batch's first resource change, then dies: no position is written.
     const first = stream(async ({ Records }) => {
-      const firstResource = Records.findIndex((record) => record.dynamodb?.Keys?.sk?.S?.startsWith('RESOURCE#'));
+      const firstResource = Records.findIndex((record) => resourceChangeOf(record) !== undefined);
       // A batch of other items only (counters, sentinels) is taken whole: the failure comes mid-batch.
       if (firstResource === -1) return consume({ Records });
       await consume({ Records: Records.slice(0, firstResource + 1) });

@@ -1,18 +1,9 @@
+import type { ResourceChange } from '../resource-change';
+
 /**
  * commercetools' change notifications (ResourceCreated, ResourceUpdated, ResourceDeleted), made
- * from one change of the table's stream: the resource's item before and after the write.
+ * from one change of the table's stream: the resource before and after the write.
  */
-
-/** One write of the table as its stream tells it, the images unmarshalled. */
-export interface TableChange {
-  /** The stream's sequence number: increases for each write of one item. */
-  sequenceNumber: string;
-  /** When the write happened, as the stream records it (ISO 8601). */
-  writtenAt: string;
-  newImage?: Record<string, unknown>;
-  oldImage?: Record<string, unknown>;
-}
-
 export interface ChangeNotification {
   notificationType: 'ResourceCreated' | 'ResourceUpdated' | 'ResourceDeleted';
   projectKey: string;
@@ -23,33 +14,14 @@ export interface ChangeNotification {
   modifiedAt: string;
 }
 
-const PROJECT = /^PROJECT#(.+)$/;
-
-/** The notification of a resource's write; undefined for every other item, and for a write that kept the version. */
-export function notificationOf(change: TableChange): ChangeNotification | undefined {
-  const item = change.newImage ?? change.oldImage;
-  const projectKey = PROJECT.exec(String(item?.pk))?.[1];
-  if (!item || projectKey === undefined || !String(item.sk).startsWith('RESOURCE#')) return undefined;
-  const { newImage, oldImage } = change;
-  const common = {
-    projectKey,
-    resource: { typeId: 'resource' as const, id: String(item.id) },
-    ...(typeof item.key === 'string' ? { resourceUserProvidedIdentifiers: { key: item.key } } : {}),
-  };
-  if (!oldImage) return { notificationType: 'ResourceCreated', ...common, version: Number(newImage!.version), modifiedAt: String(newImage!.lastModifiedAt) };
-  if (!newImage) {
-    // A delete leaves no time in the item: the stream's (to the second), never before the last modification.
-    const modifiedAt = [change.writtenAt, String(oldImage.lastModifiedAt)].sort().at(-1)!;
-    return { notificationType: 'ResourceDeleted', ...common, version: Number(oldImage.version), modifiedAt };
-  }
-  if (newImage.version === oldImage.version) return undefined;
-  return {
-    notificationType: 'ResourceUpdated',
-    ...common,
-    version: Number(newImage.version),
-    oldVersion: Number(oldImage.version),
-    modifiedAt: String(newImage.lastModifiedAt),
-  };
+/** The notification of a resource's write; undefined for a write that kept the version. */
+export function notificationOf({ projectKey, id, key, version, before, after, writtenAt }: ResourceChange): ChangeNotification | undefined {
+  const common = { projectKey, resource: { typeId: 'resource' as const, id }, ...(key === undefined ? {} : { resourceUserProvidedIdentifiers: { key } }), version };
+  if (!before) return { notificationType: 'ResourceCreated', ...common, modifiedAt: after!.lastModifiedAt };
+  // A delete leaves no time in the item: the stream's (to the second), never before the last modification.
+  if (!after) return { notificationType: 'ResourceDeleted', ...common, modifiedAt: [writtenAt, before.lastModifiedAt].sort().at(-1)! };
+  if (after.version === before.version) return undefined;
+  return { notificationType: 'ResourceUpdated', ...common, oldVersion: before.version, modifiedAt: after.lastModifiedAt };
 }
 
 /**

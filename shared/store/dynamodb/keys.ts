@@ -23,7 +23,8 @@
  * documents and the JSON value) are keyed by their own adapters; docs/design.md lists them all. None starts with
  * `RESOURCE#`, so resource queries never see them.
  */
-export const projectPartition = (projectKey: string) => `PROJECT#${projectKey}`;
+export const PROJECT_PREFIX = 'PROJECT#';
+export const projectPartition = (projectKey: string) => `${PROJECT_PREFIX}${projectKey}`;
 export const RESOURCE_PREFIX = 'RESOURCE#';
 /** Sorts right after every `RESOURCE#…` key ('$' follows '#'): the end of a resource range. */
 export const RESOURCE_RANGE_END = 'RESOURCE$';

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { resourceJsonSchema } from '../../domain/resource-fields';
 import { FieldCatalog, letters, MAX_WORD_LENGTH, projectResource, STEMMING_DICTIONARIES, type ResourceProjection } from '../../domain/search';
 import type { IndexChange, SearchIndexWriter } from '../search-index';
+import { answeredBy } from './engine-errors';
 import { digitsOf, indexedWord, markedValues, signatureOf } from './search-schema';
 
 /**
@@ -62,14 +63,19 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
   /**
    * One transaction per batch, a few statements whatever its size. Rows are written in key order,
    * so two batches touching the same resources (the stream beside a reindex) wait on each other
-   * instead of deadlocking.
+   * instead of deadlocking. An engine that did not answer: NoAnswerError.
    */
-  async apply(changes: readonly IndexChange[]): Promise<void> {
+  apply(changes: readonly IndexChange[]): Promise<void> {
+    return answeredBy(() => this.write(changes));
+  }
+
+  private async write(changes: readonly IndexChange[]): Promise<void> {
     const latest = latestChanges(changes);
     const puts = latest.filter((change): change is Put => change.kind === 'put');
     const deletes = latest.filter((change): change is Delete => change.kind === 'delete');
     const projections = new Map(puts.map((put) => [keyOf(put.projectKey, put.resource.id), projectResource(put.resource, this.fields)]));
     const client = await this.pool.connect();
+    let failure: Error | undefined;
     try {
       await client.query('BEGIN');
       const written: Written[] = [];
@@ -96,9 +102,11 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
+      failure = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
-      client.release();
+      // A connection that failed a batch is not given back: it may be broken, or still answering the batch.
+      client.release(failure);
     }
   }
 }

@@ -87,7 +87,8 @@ describe('AwsDestinations', () => {
     const subscriptions = new SubscriptionDelivery(store, new AwsDestinations(), { localMode: false, retry: { firstDelayMs: 100, giveUpAfterMs: 60_000 } });
     const delivered = vi.fn();
     subscriptions.onDelivered = delivered;
-    const change = { sequenceNumber: '42', writtenAt: '2026-01-01T00:00:00.000Z', newImage: { pk: 'PROJECT#demo', sk: 'RESOURCE#r-1', id: 'r-1', version: 1, lastModifiedAt: '2026-01-01T00:00:00.000Z' } };
+    const after = { id: 'r-1', version: 1, createdAt: '2026-01-01T00:00:00.000Z', lastModifiedAt: '2026-01-01T00:00:00.000Z', objectTypeProperty: {} };
+    const change = { projectKey: 'demo', id: 'r-1', version: 1, after, sequenceNumber: '42', writtenAt: '2026-01-01T00:00:00.000Z' };
     expect(await subscriptions.deliverChanges([change])).toBeUndefined();
     expect(delivered).not.toHaveBeenCalled();
     expect(parked).toEqual([expect.objectContaining({ subscriptionId: 'sub-1', sequenceNumber: '42', attempts: 1, lastError: 'Unknown destination type: "Kafka"' })]);

@@ -1,20 +1,31 @@
 import { describe, expect, it } from 'vitest';
+import type { Resource } from '../../../shared/domain/resource';
+import type { ResourceChange } from '../../../shared/domain/resource-change';
 import { notificationId, notificationOf } from '../../../shared/domain/subscriptions/notification';
 
-const item = (version: number, extra: Record<string, unknown> = {}) => ({
-  pk: 'PROJECT#demo',
-  sk: 'RESOURCE#r-1',
+const resource = (version: number): Resource => ({
   id: 'r-1',
   key: 'first',
   version,
+  createdAt: '2026-01-01T00:00:01.000Z',
   lastModifiedAt: `2026-01-01T00:00:0${version}.000Z`,
-  ...extra,
+  objectTypeProperty: {},
 });
 const at = '2026-01-01T00:01:00.000Z';
+const change = (before?: Resource, after?: Resource): ResourceChange => ({
+  projectKey: 'demo',
+  id: 'r-1',
+  key: 'first',
+  version: (after ?? before)!.version,
+  ...(before ? { before } : {}),
+  ...(after ? { after } : {}),
+  sequenceNumber: '1',
+  writtenAt: at,
+});
 
 describe('notificationOf', () => {
   it('reads a resource write as commercetools change notifications', () => {
-    expect(notificationOf({ sequenceNumber: '1', writtenAt: at, newImage: item(1) })).toEqual({
+    expect(notificationOf(change(undefined, resource(1)))).toEqual({
       notificationType: 'ResourceCreated',
       projectKey: 'demo',
       resource: { typeId: 'resource', id: 'r-1' },
@@ -22,18 +33,12 @@ describe('notificationOf', () => {
       version: 1,
       modifiedAt: '2026-01-01T00:00:01.000Z',
     });
-    expect(notificationOf({ sequenceNumber: '2', writtenAt: at, oldImage: item(1), newImage: item(2) })).toMatchObject({
-      notificationType: 'ResourceUpdated',
-      version: 2,
-      oldVersion: 1,
-    });
-    expect(notificationOf({ sequenceNumber: '3', writtenAt: at, oldImage: item(2) })).toMatchObject({ notificationType: 'ResourceDeleted', version: 2, modifiedAt: at });
+    expect(notificationOf(change(resource(1), resource(2)))).toMatchObject({ notificationType: 'ResourceUpdated', version: 2, oldVersion: 1, modifiedAt: '2026-01-01T00:00:02.000Z' });
+    expect(notificationOf(change(resource(2)))).toMatchObject({ notificationType: 'ResourceDeleted', version: 2, modifiedAt: at });
   });
 
-  it('ignores every other item, and writes that keep the version', () => {
-    expect(notificationOf({ sequenceNumber: '1', writtenAt: at, newImage: { pk: 'PROJECT#demo', sk: 'KEY#first' } })).toBeUndefined();
-    expect(notificationOf({ sequenceNumber: '1', writtenAt: at, newImage: { pk: 'PARKED', sk: 'RESOURCE#x' } })).toBeUndefined();
-    expect(notificationOf({ sequenceNumber: '1', writtenAt: at, oldImage: item(2), newImage: item(2) })).toBeUndefined();
+  it('ignores a write that keeps the version', () => {
+    expect(notificationOf(change(resource(2), resource(2)))).toBeUndefined();
   });
 
   it('names each delivery stably, in stream order', () => {
