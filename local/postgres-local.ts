@@ -39,7 +39,8 @@ export async function startPostgresLocal(options: { dataDir: string; port: numbe
     password: PASSWORD,
     persistent: true,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    // Autovacuum looks every 5 s, as Aurora PostgreSQL's does (PostgreSQL's own default is a minute).
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'autovacuum_naptime=5s'],
     onLog: (message) => void (log += message),
     onError: (message) => void (log += String(message)),
   });

@@ -87,11 +87,11 @@ describe('what each function bundles', () => {
     for (const [name, files] of packages) expect(files.filter((file) => file.includes('to-json-schema')), name).toEqual([]);
   });
 
-  it('the Lambda client only where an extension is called; the S3 client where S3 is sent to or an upload URL signed', () => {
+  it('the Lambda client only where an extension is called; the S3 client where S3 is sent to (images, the index\'s failures) or an upload URL signed', () => {
     const carrying = (client: string) =>
       [...packages].filter(([, files]) => files.some((file) => file.includes(`node_modules/@aws-sdk/${client}/`))).map(([name]) => name).sort();
     expect(carrying('client-lambda')).toEqual(['call-extension-action']);
-    expect(carrying('client-s3')).toEqual(['complete-image-upload', 'start-image-upload', 'upload-image']);
+    expect(carrying('client-s3')).toEqual(['complete-image-upload', 'index-changes', 'start-image-upload', 'upload-image']);
     expect(carrying('s3-request-presigner')).toEqual(['start-image-upload']);
   });
 

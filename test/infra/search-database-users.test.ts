@@ -85,11 +85,11 @@ describe('the search database users', () => {
 
   it('let the reader read the tables the writer creates in any schema it creates (an index version\'s), once it lets others use the schema', async () => {
     const pool = poolAs(writer);
-    await pool.query('CREATE SCHEMA search_v2; GRANT USAGE ON SCHEMA search_v2 TO PUBLIC');
-    await pool.query("CREATE TABLE search_v2.search_resources (id text); INSERT INTO search_v2.search_resources VALUES ('v2')");
-    const { rows } = await poolAs(reader).query('SELECT id FROM search_v2.search_resources');
-    expect(rows).toEqual([{ id: 'v2' }]);
-    await expect(poolAs(reader).query("INSERT INTO search_v2.search_resources VALUES ('r')")).rejects.toMatchObject({ code: '42501' });
+    await pool.query('CREATE SCHEMA search_v99; GRANT USAGE ON SCHEMA search_v99 TO PUBLIC');
+    await pool.query("CREATE TABLE search_v99.search_resources (id text); INSERT INTO search_v99.search_resources VALUES ('v99')");
+    const { rows } = await poolAs(reader).query('SELECT id FROM search_v99.search_resources');
+    expect(rows).toEqual([{ id: 'v99' }]);
+    await expect(poolAs(reader).query("INSERT INTO search_v99.search_resources VALUES ('r')")).rejects.toMatchObject({ code: '42501' });
   });
 
   it('hold each user to the connections its function\'s instances may take, of this deploy\'s budget', async () => {

@@ -13,6 +13,7 @@ import { freePort } from '../../local/port-probe';
 import { createPostgresPool, POOL_IDLE_TIMEOUT_MS } from '../../shared/aws/postgres';
 import type { Resource } from '../../shared/domain/resource';
 import { PostgresSearchIndexVersions } from '../../shared/store/postgres/search-index-versions';
+import { SEARCH_INDEX_VERSION, schemaOf } from '../../shared/store/postgres/search-schema';
 import { PostgresSearchIndexWriter } from '../../shared/store/postgres/search-index-writer';
 import { tokenFor } from './api-client';
 import { startInProcessGateway, type InProcessGateway } from './in-process';
@@ -133,7 +134,7 @@ describe('search on a busy day', () => {
     expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
     expect(statuses.filter((status) => status === 200).length).toBeGreaterThanOrEqual(LIMITS.search);
     // Every batch of both indexer instances applied: the searches never took the writer's connections.
-    const { rows } = await indexed.query<{ count: number }>('SELECT count(*)::int AS count FROM search_resources WHERE project_key = $1', [PROJECT]);
+    const { rows } = await indexed.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${schemaOf(SEARCH_INDEX_VERSION)}.search_resources WHERE project_key = $1`, [PROJECT]);
     expect(rows[0]!.count).toBe(2 * BATCHES * BATCH_SIZE);
   });
 

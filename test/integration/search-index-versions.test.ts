@@ -36,7 +36,7 @@ const NEXT = Math.max(SEARCH_INDEX_VERSION, 2);
  */
 const FINGERPRINTS: Record<number, string> = {
   1: '664c08f0129eb916e5214a733cf920d7ed79eec101357e330ecdde1937ec9581',
-  2: '4ba09accbea78a81df1cf6ed8ea46373805264e9dfd6d92c01bde59fcc8ba86f',
+  2: 'ab2164f42dea2c8dfc6fa3fb5781ac006392df2097b90dfa9d2ccb25dd69bb73',
 };
 
 const local = JSON.parse(readFileSync(join(inject('dataDir'), 'endpoints.json'), 'utf8')) as { dynamoDbEndpoint: string; tableName: string; searchDatabaseUrl: string };

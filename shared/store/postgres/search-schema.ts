@@ -13,6 +13,13 @@ export const schemaOf = (version: number) => (version === 1 ? 'public' : `search
 /** A connection's `search_path` for a version: its own tables, then `public`, which holds the extensions every version shares. */
 export const searchPathOf = (version: number) => (version === 1 ? 'public' : `${schemaOf(version)},public`);
 
+/**
+ * Every table is analyzed again once 2% of it changed (PostgreSQL's default is 10%; Aurora's
+ * autovacuum looks every 5 s), so that a project that grew since keeps being planned at its size:
+ * believed small, it would be read by nested loops meant for a few rows.
+ */
+const FRESH_STATISTICS = 'autovacuum_analyze_scale_factor = 0.02';
+
 /** How many characters of a text `search_values.prefix` holds. */
 export const TEXT_PREFIX_LENGTH = 200;
 
@@ -57,7 +64,7 @@ export const SEARCH_SCHEMA = [
      word_count integer,
      seq bigint GENERATED ALWAYS AS IDENTITY UNIQUE,
      PRIMARY KEY (project_key, id)
-   )`,
+   ) WITH (${FRESH_STATISTICS})`,
   'CREATE INDEX IF NOT EXISTS search_resources_live ON search_resources (project_key) WHERE NOT deleted',
   `CREATE TABLE IF NOT EXISTS search_postings (
      project_key text NOT NULL,
@@ -66,7 +73,7 @@ export const SEARCH_SCHEMA = [
      field text COLLATE "C" NOT NULL,
      occurrences integer NOT NULL,
      PRIMARY KEY (project_key, word, seq, field)
-   )`,
+   ) WITH (${FRESH_STATISTICS})`,
   'CREATE INDEX IF NOT EXISTS search_postings_resource ON search_postings (seq, word)',
   `CREATE TABLE IF NOT EXISTS search_values (
      project_key text NOT NULL,
@@ -79,7 +86,7 @@ export const SEARCH_SCHEMA = [
      smallest boolean NOT NULL,
      previous double precision,
      prefix text COLLATE "C" GENERATED ALWAYS AS (left(text, ${TEXT_PREFIX_LENGTH})) STORED
-   )`,
+   ) WITH (${FRESH_STATISTICS})`,
   'CREATE INDEX IF NOT EXISTS search_values_resource ON search_values (seq, field)',
   'CREATE INDEX IF NOT EXISTS search_values_number ON search_values (project_key, field, number) INCLUDE (seq, occurrences, smallest, previous) WHERE number IS NOT NULL',
   'CREATE INDEX IF NOT EXISTS search_values_text ON search_values (project_key, field, prefix) INCLUDE (seq, smallest) WHERE text IS NOT NULL',
@@ -93,7 +100,7 @@ export const SEARCH_SCHEMA = [
      digits integer NOT NULL,
      signature bigint NOT NULL,
      PRIMARY KEY (project_key, word)
-   )`,
+   ) WITH (${FRESH_STATISTICS})`,
   'CREATE INDEX IF NOT EXISTS search_words_length ON search_words (project_key, length, digits) INCLUDE (signature, word)',
   `CREATE TABLE IF NOT EXISTS search_stems (
      project_key text NOT NULL,
@@ -101,7 +108,7 @@ export const SEARCH_SCHEMA = [
      stem text COLLATE "C" NOT NULL,
      word text COLLATE "C" NOT NULL,
      PRIMARY KEY (project_key, dictionary, stem, word)
-   )`,
+   ) WITH (${FRESH_STATISTICS})`,
 ];
 
 /** A value whose text may be longer than its prefix: the condition of the index `search_values_long_text`. */

@@ -71,15 +71,19 @@ export class SearchSql {
     return this.build((st, project) => {
       const column = columnOf(facet.field);
       const base = baseOf(request, facet).filter((expression) => expression !== undefined);
+      // The base's resources once (materialized): however few the planner believes they are (a
+      // project grown since the statistics), it never evaluates them again for each value.
+      const ctes = base.length === 0 ? [] : [`base AS MATERIALIZED (SELECT r.seq ${this.matching(st, project, base)})`];
+      const withs = (...more: string[]) => ([...ctes, ...more].length === 0 ? '' : `WITH ${[...ctes, ...more].join(', ')} `);
       // Values exist only for live resources: over the whole project they are counted directly.
       const values = `FROM search_values v WHERE v.project_key = ${project} AND v.field = ${st.bind(facet.field.path)} AND ${column} IS NOT NULL${
-        base.length === 0 ? '' : ` AND v.seq IN (SELECT r.seq ${this.matching(st, project, base)})`
+        base.length === 0 ? '' : ' AND v.seq IN (SELECT seq FROM base)'
       }`;
       if (facet.kind === 'stats') {
         const sum = facet.field.kind === 'number' ? 'coalesce(sum(v.number * v.occurrences), 0)' : 'NULL::float8';
-        return `SELECT coalesce(sum(v.occurrences), 0)::int AS count, min(${column}) AS min, max(${column}) AS max, ${sum} AS sum ${values}`;
+        return `${withs()}SELECT coalesce(sum(v.occurrences), 0)::int AS count, min(${column}) AS min, max(${column}) AS max, ${sum} AS sum ${values}`;
       }
-      if (facet.kind === 'ranges') return `SELECT ${facet.ranges.map((range, index) => rangeFigures(st, range, index)).join(', ')} ${values}`;
+      if (facet.kind === 'ranges') return `${withs()}SELECT ${facet.ranges.map((range, index) => rangeFigures(st, range, index)).join(', ')} ${values}`;
       // A resource holds each value once (with its occurrences): a value's rows are its resources,
       // and the rows marked smallest are the resources with a value. One pass over the field's
       // index; a text shorter than the indexed prefix is its prefix (longer ones: LONG_TEXT).
@@ -88,7 +92,7 @@ export class SearchSql {
       const included = facet.includes ? `WHERE value = ANY(${st.bind(facet.includes)}::${facet.field.kind === 'text' ? 'text' : 'float8'}[])` : '';
       const grouped = (by: string, where = '') => `SELECT ${by} AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources ${values}${where} GROUP BY ${by}`;
       const buckets = facet.field.kind === 'text' ? `${grouped('v.prefix', ` AND length(v.prefix) < ${TEXT_PREFIX_LENGTH}`)} UNION ALL ${grouped('v.text', ` AND ${LONG_TEXT}`)}` : grouped(column);
-      return `WITH bucket AS (${buckets})
+      return `${withs(`bucket AS (${buckets})`)}
         SELECT listed.value, listed.count, totals.total, totals.resources
         FROM (SELECT coalesce(sum(count), 0)::float8 AS total, coalesce(sum(resources), 0)::float8 AS resources FROM bucket) AS totals
         LEFT JOIN LATERAL (SELECT value, count FROM bucket ${included} ORDER BY ${order('')} LIMIT ${st.bind(facet.limit)}) AS listed ON true

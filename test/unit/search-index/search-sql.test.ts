@@ -134,21 +134,19 @@ describe('the SQL of a search (search-sql.ts)', () => {
     const request = searchApiPattern({ 'filter.query': 'version:range(1 to *)', facet: 'key', facetLimit: '5' });
     expect(readable(sqlOf(request).facet(request, request.facets[0] as Extract<SearchRequest['facets'][number], { kind: 'distinct' }>))).toMatchInlineSnapshot(`
       {
-        "sql": "WITH bucket AS (SELECT v.prefix AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
-      FROM search_values v
-      WHERE v.project_key = $1 AND v.field = $2 AND v.text IS NOT NULL AND v.seq IN (SELECT r.seq
+        "sql": "WITH base AS MATERIALIZED (SELECT r.seq
       FROM search_resources r
       WHERE r.project_key = $1 AND NOT r.deleted AND EXISTS (SELECT 1
       FROM search_values v
-      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $3 AND v.number >= $4::float8)) AND length(v.prefix) < 200
+      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $2 AND v.number >= $3::float8)), bucket AS (SELECT v.prefix AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
+      FROM search_values v
+      WHERE v.project_key = $1 AND v.field = $4 AND v.text IS NOT NULL AND v.seq IN (SELECT seq
+      FROM base) AND length(v.prefix) < 200
       GROUP BY v.prefix
       UNION ALL SELECT v.text AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
       FROM search_values v
-      WHERE v.project_key = $1 AND v.field = $2 AND v.text IS NOT NULL AND v.seq IN (SELECT r.seq
-      FROM search_resources r
-      WHERE r.project_key = $1 AND NOT r.deleted AND EXISTS (SELECT 1
-      FROM search_values v
-      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $3 AND v.number >= $4::float8)) AND length(v.text) >= 200
+      WHERE v.project_key = $1 AND v.field = $4 AND v.text IS NOT NULL AND v.seq IN (SELECT seq
+      FROM base) AND length(v.text) >= 200
       GROUP BY v.text)
       SELECT listed.value, listed.count, totals.total, totals.resources
       FROM (SELECT coalesce(sum(count), 0)::float8 AS total, coalesce(sum(resources), 0)::float8 AS resources
@@ -160,9 +158,9 @@ describe('the SQL of a search (search-sql.ts)', () => {
       ORDER BY listed.count DESC, listed.value",
         "values": [
           "shop",
-          "key",
           "version",
           1,
+          "key",
           5,
         ],
       }
