@@ -40,11 +40,7 @@ export function deploymentContext(context: (name: string) => unknown): Deploymen
     region,
     cloudProvider,
     customDomain: domain
-      ? {
-          domain,
-          hostedZone: hostedZoneId ? { id: hostedZoneId, name: text('hostedZoneName') ?? domain } : undefined,
-          certificateArn: text('certificateArn'),
-        }
+      ? { domain, hostedZone: hostedZoneId ? { id: hostedZoneId, name: text('hostedZoneName') ?? domain } : undefined, certificateArn: text('certificateArn') }
       : undefined,
     lastModifiedIndex: String(context('lastModifiedIndex')).trim() !== 'false',
     accessLog: String(context('accessLog')).trim() !== 'false',

@@ -109,6 +109,14 @@ export const SEARCH_FAILURES_DAYS = 30;
 export const PENDING_UPLOAD_DAYS = 1;
 export const IMAGE_NONCURRENT_DAYS = 30;
 
+/** Every bucket: private, encrypted, reached over TLS only, owned by the account whoever writes to it. */
+const PRIVATE_BUCKET = {
+  blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+  encryption: BucketEncryption.S3_MANAGED,
+  enforceSSL: true,
+  objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+};
+
 /** Requests per second across the API, and the stricter limit of the token route. */
 export const THROTTLE = { api: { rate: 1000, burst: 2000 }, token: { rate: 20, burst: 40 } };
 
@@ -155,25 +163,15 @@ export class GenericResourceServiceStack extends Stack {
     const [signingKey] = signingKeys;
 
     // Server access logs of the images bucket (every write, delete and CloudFront fetch), kept 90 days.
-    const accessLogs = new Bucket(this, 'AccessLogs', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    const accessLogs = new Bucket(this, 'AccessLogs', { ...PRIVATE_BUCKET, lifecycleRules: [{ expiration: Duration.days(90) }], removalPolicy: RemovalPolicy.RETAIN });
     Validations.of(accessLogs).acknowledge({
       id: 'AwsSolutions-S1',
       reason: 'This bucket is the destination of the server access logs; logging its own log deliveries would only log the logs.',
     });
-    // Images: a private, encrypted, versioned bucket, served only through CloudFront (origin access control).
+    // Images: a versioned bucket, served only through CloudFront (origin access control).
     const images = new Bucket(this, 'Images', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
+      ...PRIVATE_BUCKET,
       versioned: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'images/',
       // Versions replaced or deleted (an image removed after a failed attach) are kept 30 days to recover from mistakes, then go.
@@ -183,10 +181,7 @@ export class GenericResourceServiceStack extends Stack {
     // Pending two-step uploads: a bucket of their own that no distribution serves, so nothing unchecked is ever
     // published; completion copies the checked object into the images bucket. Whatever is never completed goes after a day.
     const uploads = new Bucket(this, 'ImageUploads', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'image-uploads/',
       lifecycleRules: [{ expiration: Duration.days(PENDING_UPLOAD_DAYS), abortIncompleteMultipartUploadAfter: Duration.days(PENDING_UPLOAD_DAYS) }],
@@ -212,9 +207,7 @@ export class GenericResourceServiceStack extends Stack {
     const imageHeaders = new ResponseHeadersPolicy(this, 'ImageResponseHeaders', {
       responseHeadersPolicyName: accountWideName('image-headers'),
       comment: 'nosniff on served images',
-      securityHeadersBehavior: {
-        contentTypeOptions: { override: true },
-      },
+      securityHeadersBehavior: { contentTypeOptions: { override: true } },
     });
     const imageDistribution = new Distribution(this, 'ImageDistribution', {
       comment: `Images of the Generic Resource Service (${props.region}/${props.cloudProvider})`,
@@ -227,10 +220,7 @@ export class GenericResourceServiceStack extends Stack {
       },
     });
     Validations.of(imageDistribution).acknowledge(
-      {
-        id: 'AwsSolutions-CFR1',
-        reason: 'Images are served worldwide by design (their URLs are part of resources of every project); there is no country to exclude.',
-      },
+      { id: 'AwsSolutions-CFR1', reason: 'Images are served worldwide by design (their URLs are part of resources of every project); there is no country to exclude.' },
       {
         id: 'AwsSolutions-CFR2',
         reason: 'The distribution only reads immutable objects from a private bucket through origin access control; a WAF web ACL (about $5/month plus per request) would break the nothing-at-idle cost model for no write path to protect.',
@@ -288,10 +278,7 @@ export class GenericResourceServiceStack extends Stack {
     // they expired (its mapping's on-failure destination): the records themselves, until
     // `npm run search -- replay` indexes and removes them.
     const searchFailures = new Bucket(this, 'SearchIndexFailures', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      ...PRIVATE_BUCKET,
       serverAccessLogsBucket: accessLogs,
       serverAccessLogsPrefix: 'search-index-failures/',
       lifecycleRules: [{ expiration: Duration.days(SEARCH_FAILURES_DAYS) }],
@@ -452,17 +439,9 @@ export class GenericResourceServiceStack extends Stack {
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: THROTTLE.api.rate, throttlingBurstLimit: THROTTLE.api.burst };
     // routeSettings is a raw JSON map in CloudFormation's own (PascalCase) names.
-    stage.routeSettings = {
-      [routeKey({ method: 'POST', path: '/oauth/token' })]: {
-        ThrottlingRateLimit: THROTTLE.token.rate,
-        ThrottlingBurstLimit: THROTTLE.token.burst,
-      },
-      // Introspection authenticates clients too (a secret check per request): the same brake on guessing.
-      [routeKey({ method: 'POST', path: '/oauth/introspect' })]: {
-        ThrottlingRateLimit: THROTTLE.token.rate,
-        ThrottlingBurstLimit: THROTTLE.token.burst,
-      },
-    };
+    // Introspection authenticates clients too (a secret check per request): the same brake on guessing as the token route.
+    const tokenThrottle = { ThrottlingRateLimit: THROTTLE.token.rate, ThrottlingBurstLimit: THROTTLE.token.burst };
+    stage.routeSettings = { [routeKey({ method: 'POST', path: '/oauth/token' })]: tokenThrottle, [routeKey({ method: 'POST', path: '/oauth/introspect' })]: tokenThrottle };
     let apiAccessLogs: LogGroup | undefined;
     if (props.accessLog ?? true) {
       apiAccessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.RETAIN });
@@ -541,9 +520,5 @@ function acknowledgeMigrationProvider(provider: Provider, handler: EndpointFunct
 }
 
 function pascalCase(text: string): string {
-  return text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase())
-    .join('');
+  return text.split(/[^A-Za-z0-9]+/).filter(Boolean).map((word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase()).join('');
 }

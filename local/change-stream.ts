@@ -84,11 +84,8 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
   let shards: { ShardId?: string; ParentShardId?: string }[] = [];
   let describedAt = 0;
 
-  /**
-   * Each shard's position, the last record handled: kept here, and written to the table behind the
-   * reading, one write at a time, for the next start (written before the next batch, it waited
-   * behind the API's writes in DynamoDB Local).
-   */
+  // Each shard's position (the last record handled), kept here and written to the table behind the reading, one write
+  // at a time, for the next start (written before the next batch, it waited behind the API's writes in DynamoDB Local).
   const positions = new Map<string, string>();
   const unsaved = new Set<string>();
   let saving: Promise<void> | undefined;
@@ -160,10 +157,7 @@ export function startChangeStream(options: ChangeStreamOptions): { stop(): Promi
     return records.length;
   }
 
-  /**
-   * A failed rest of a batch: how many of its records are given up to the on-failure destination —
-   * all once it failed more than `retryAttempts` times in a row, else those that outlived the stream.
-   */
+  /** How many records of a batch's failed rest go to the on-failure destination: all after more than `retryAttempts` failures in a row, else those that outlived the stream. */
   async function given(shardId: string, rest: StreamRecord[]): Promise<number> {
     const sequenceNumber = rest[0]!.dynamodb!.SequenceNumber!;
     const before = failing.get(shardId);

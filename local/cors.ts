@@ -20,12 +20,7 @@ export function withCors<R extends CorsRequest>(answer: Answer<R>, origins: read
     if (!allowed) return result;
     return {
       ...result,
-      headers: {
-        ...result.headers,
-        'access-control-allow-origin': allowed,
-        'access-control-expose-headers': CORS_POLICY.exposeHeaders.join(','),
-        vary: 'Origin',
-      },
+      headers: { ...result.headers, 'access-control-allow-origin': allowed, 'access-control-expose-headers': CORS_POLICY.exposeHeaders.join(','), vary: 'Origin' },
     };
   };
 }

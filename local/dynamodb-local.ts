@@ -61,10 +61,7 @@ export async function startDynamoDbLocal(options: { dataDir: string; port: numbe
 /** The `lastModifiedAt` index, as infra/stack.ts declares it: KEYS_ONLY on (pk, lastModifiedAt). */
 const lastModifiedIndex: GlobalSecondaryIndex = {
   IndexName: LAST_MODIFIED_INDEX_NAME,
-  KeySchema: [
-    { AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' },
-    { AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, KeyType: 'RANGE' },
-  ],
+  KeySchema: [{ AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' }, { AttributeName: LAST_MODIFIED_INDEX_SORT_KEY, KeyType: 'RANGE' }],
   Projection: { ProjectionType: 'KEYS_ONLY' },
 };
 
@@ -83,10 +80,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
         AttributeDefinitions: attributes,
-        KeySchema: [
-          { AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' },
-          { AttributeName: TABLE_SORT_KEY, KeyType: 'RANGE' },
-        ],
+        KeySchema: [{ AttributeName: TABLE_PARTITION_KEY, KeyType: 'HASH' }, { AttributeName: TABLE_SORT_KEY, KeyType: 'RANGE' }],
         GlobalSecondaryIndexes: [lastModifiedIndex],
         StreamSpecification: STREAM,
       }),

@@ -89,11 +89,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, co
       const url = requestTarget(request.url);
       const match = matchRoute(request.method.toUpperCase(), url.pathname);
       const served = 'route' in match ? match.route : { key: '$default', route: fallback.routes[0], endpoint: fallback };
-      const event = routeEvent(request, url, {
-        requestId,
-        routeKey: served.key,
-        pathParameters: 'route' in match ? match.pathParameters : undefined,
-      });
+      const event = routeEvent(request, url, { requestId, routeKey: served.key, pathParameters: 'route' in match ? match.pathParameters : undefined });
       // The authorizer runs where API Gateway runs it: on routes that take a token. Any access rule
       // but `public` takes one, so an unknown rule is refused here too.
       if (served.route.access.kind !== 'public') {
@@ -118,10 +114,7 @@ export function createGateway({ endpoints, fallback, loadHandler, authorizer, co
   };
 }
 
-/**
- * What the gateway answers when it refuses, in the service's error shape: an ApiError as it is,
- * anything else as a 500 `General` (logged, its details kept from the caller).
- */
+/** What the gateway answers when it refuses, in the service's error shape: an ApiError as it is, anything else as a 500 `General` (logged, its details kept from the caller). */
 export function refusal(error: unknown, headers: GatewayRequest['headers'], requestId: string): APIGatewayProxyStructuredResultV2 {
   const apiError = isApiError(error) ? error : (console.error(error), general());
   return withRequestId(

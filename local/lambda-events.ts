@@ -146,10 +146,7 @@ export const LAMBDA_PAYLOAD_LIMIT_BYTES = 6_291_456;
 /** The bytes of the payload Lambda is invoked with for this event. */
 export const lambdaPayloadBytes = (event: APIGatewayProxyEventV2): number => Buffer.byteLength(JSON.stringify(event));
 
-/**
- * Past what the event's body takes, its other fields (request line and headers: at most 16 KB
- * here, ×6 escaped at worst) come to far less than this.
- */
+/** Past what the event's body takes, its other fields (request line and headers: at most 16 KB here, ×6 escaped at worst) come to far less than this. */
 const EVENT_BESIDES_BODY_BOUND_BYTES = 1024 * 1024;
 
 /**

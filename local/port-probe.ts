@@ -9,10 +9,7 @@ export async function ensurePortFree(port: number, what: string, setting: string
   if (await portInUse(port)) throw new LocalStartError(`Port ${port} for ${what} is already in use (another npm start?). Stop what uses it, or set ${setting} to another port.`, exitCode);
 }
 
-/**
- * Whether something on this machine already serves `port`: it accepts a connection on loopback, or the
- * port cannot be bound on all interfaces.
- */
+/** Whether something on this machine already serves `port`: it accepts a connection on loopback, or the port cannot be bound on all interfaces. */
 async function portInUse(port: number): Promise<boolean> {
   return (await answersOnLoopback(port)) || !(await canBind(port));
 }

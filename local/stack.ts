@@ -59,10 +59,7 @@ export const LOCAL_IMAGES_BUCKET = 'images';
 export const LOCAL_IMAGE_UPLOADS_BUCKET = 'image-uploads';
 export const LOCAL_SEARCH_INDEX_FAILURES_BUCKET = 'search-index-failures';
 
-/**
- * Everything `npm start` runs, on this machine: DynamoDB Local, the signing key, the development
- * client, and the gateway in front of the very handlers that run in Lambda.
- */
+/** Everything `npm start` runs, on this machine: DynamoDB Local, the signing key, the development client, and the gateway in front of the very handlers that run in Lambda. */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const progress = options.onProgress ?? (() => undefined);
   // Authentication looks no other id up: a development client of another would never get a token.

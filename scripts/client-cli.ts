@@ -40,13 +40,7 @@ async function create(command: Extract<ClientCommand, { command: 'create' }>): P
   const { store, where } = await openServiceTable(command.store, DynamoDbClientStore);
   const clientId = generateClientId();
   const secret = generateSecret();
-  const client: ApiClient = {
-    clientId,
-    name: command.name,
-    secretHash: await hashSecret(secret),
-    scopes: command.scopes,
-    createdAt: new Date().toISOString(),
-  };
+  const client: ApiClient = { clientId, name: command.name, secretHash: await hashSecret(secret), scopes: command.scopes, createdAt: new Date().toISOString() };
   await store.put(client);
   if (command.json) {
     console.log(JSON.stringify({ clientId, clientSecret: secret, name: client.name, scopes: client.scopes, createdAt: client.createdAt }, null, 2));

@@ -151,10 +151,7 @@ function actionOf(options: Options): ExtensionAction {
   return options.action;
 }
 
-/**
- * What can be told from the URL alone. The service checks again at every call, with the
- * addresses the host resolves to then.
- */
+/** What can be told from the URL alone. The service checks again at every call, with the addresses the host resolves to then. */
 function checkUrl(text: string): void {
   if (!URL.canParse(text)) throw new UsageError(`'${text}' is not an absolute URL.`);
   const url = new URL(text);

@@ -27,11 +27,7 @@ Search:  with --stack, the stack's index-changes function; otherwise SEARCH_DATA
          local stack's search database (endpoints.json). replay reads the failure bucket
          (SEARCH_INDEX_FAILURES_BUCKET, else the local stack's).`;
 
-const OPTIONS = {
-  project: { type: 'string', multiple: true },
-  ...STORE_OPTIONS,
-  help: { type: 'boolean', short: 'h', default: false },
-} as const;
+const OPTIONS = { project: { type: 'string', multiple: true }, ...STORE_OPTIONS, help: { type: 'boolean', short: 'h', default: false } } as const;
 
 /** One run of the handler, reindex or replay: wherever it runs, it answers how far it got. */
 type Run = <E extends ReindexEvent | ReplayEvent>(event: E) => Promise<E extends ReindexEvent ? ReindexProgress : ReplayProgress>;

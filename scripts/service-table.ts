@@ -69,13 +69,7 @@ export interface StoreOptions {
 
 /** The store options out of parseArgs values (parsed with STORE_OPTIONS). */
 export function storeOptionsOf(values: Partial<Record<keyof typeof STORE_OPTIONS, string>>): StoreOptions {
-  const options: StoreOptions = {
-    stack: values.stack,
-    table: values.table,
-    endpoint: values.endpoint,
-    dataDir: values['data-dir'],
-    region: values.region,
-  };
+  const options: StoreOptions = { stack: values.stack, table: values.table, endpoint: values.endpoint, dataDir: values['data-dir'], region: values.region };
   refuseStackWithTable(options);
   return options;
 }
@@ -100,13 +94,7 @@ export function resolveServiceTable(
   refuseStackWithTable(options);
   if (options.stack !== undefined) return { kind: 'stack', stackName: options.stack, region };
   if (options.table !== undefined || options.endpoint !== undefined) {
-    return {
-      kind: 'table',
-      tableName: options.table ?? env.TABLE_NAME ?? LOCAL_TABLE_NAME,
-      endpoint: options.endpoint,
-      region,
-      source: 'the command line',
-    };
+    return { kind: 'table', tableName: options.table ?? env.TABLE_NAME ?? LOCAL_TABLE_NAME, endpoint: options.endpoint, region, source: 'the command line' };
   }
   const file = resolve(options.dataDir ?? env.LOCAL_DATA_DIR ?? '.local', 'endpoints.json');
   const text = readLocalEndpoints(file);

@@ -117,11 +117,7 @@ export const signingKeys = /* @__PURE__ */ once((): SigningKeys => {
   throw new Error('Neither SIGNING_KEY_ARN nor SIGNING_KEY_FILE is set');
 });
 
-export const tokenSettings = () => ({
-  issuer: config.tokenIssuer,
-  audience: config.tokenAudience,
-  ttlSeconds: config.tokenTtlSeconds,
-});
+export const tokenSettings = () => ({ issuer: config.tokenIssuer, audience: config.tokenAudience, ttlSeconds: config.tokenTtlSeconds });
 
 /**
  * The verifier of the authorizer and of introspection. It needs public keys only: in AWS it reads

@@ -1,7 +1,4 @@
-/**
- * The service's configuration, read from the environment that the CDK stack (in AWS) or the
- * local gateway (on a laptop) sets for every function.
- */
+/** The service's configuration, read from the environment that the CDK stack (in AWS) or the local gateway (on a laptop) sets for every function. */
 function required(name: string): string {
   const value = process.env[name];
   if (!value) throw new Error(`Environment variable ${name} is not set`);
@@ -60,10 +57,7 @@ export const config = {
   },
   /** How failed deliveries are retried: the first wait, doubling up to an hour, for so many hours (docs/subscriptions.md). */
   get subscriptionRetry() {
-    return {
-      firstDelayMs: Number(process.env.SUBSCRIPTION_RETRY_DELAY_MS || 60_000),
-      giveUpAfterMs: Number(process.env.SUBSCRIPTION_RETRY_HOURS || 24) * 3_600_000,
-    };
+    return { firstDelayMs: Number(process.env.SUBSCRIPTION_RETRY_DELAY_MS || 60_000), giveUpAfterMs: Number(process.env.SUBSCRIPTION_RETRY_HOURS || 24) * 3_600_000 };
   },
   /**
    * The search engine (PostgreSQL): a connection URL locally (`SEARCH_DATABASE_URL`), or in AWS the

@@ -48,11 +48,7 @@ export const callExtensionAction = defineEndpoint({
       body: 'none',
       summary: 'Call the extension action namespace-action-with-example; bound by default to its declared cart example.',
       responses: {
-        200: {
-          description: "The bound handler's JSON answer; bound by default to the action's declared example, a cart.",
-          content: json('JsonValue'),
-          example: CART_EXAMPLE,
-        },
+        200: { description: "The bound handler's JSON answer; bound by default to the action's declared example, a cart.", content: json('JsonValue'), example: CART_EXAMPLE },
       },
       errors: GET_ERRORS,
     }),

@@ -16,10 +16,7 @@ export const checkResourcesExist = defineEndpoint({
       query: RESOURCE_QUERY,
       tag: 'Resources',
       description: `Reading stops at the first match. ${VAR_PARAMETERS}`,
-      responses: {
-        200: { description: 'At least one resource matches (no body).' },
-        404: { description: 'No resource matches (no body).' },
-      },
+      responses: { 200: { description: 'At least one resource matches (no body).' }, 404: { description: 'No resource matches (no body).' } },
       errors: QUERY_ERRORS,
     }),
   ],

@@ -18,9 +18,5 @@ export const handler = endpoint(getApiDocs, async ({ route, method, rawPath }) =
   }
   const asset = route.path.split('/').pop()!;
   if (!isApiDocsAsset(asset)) throw notFoundRoute(method, rawPath);
-  return {
-    statusCode: 200,
-    rawBody: readApiDocsAsset(asset),
-    headers: { ...headers, 'content-type': API_DOCS_ASSETS[asset], 'Cache-Control': 'public, max-age=3600' },
-  };
+  return { statusCode: 200, rawBody: readApiDocsAsset(asset), headers: { ...headers, 'content-type': API_DOCS_ASSETS[asset], 'Cache-Control': 'public, max-age=3600' } };
 });

@@ -22,9 +22,5 @@ export const handler = endpoint(introspectToken, async ({ headers, body, sourceI
   const token = form.get('token');
   if (!token) throw oauthError(400, 'invalid_request', 'The token parameter is missing.');
 
-  return {
-    statusCode: 200,
-    body: await introspect(token, publishedKeysVerifier(), clientStore(), caller),
-    headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
-  };
+  return { statusCode: 200, body: await introspect(token, publishedKeysVerifier(), clientStore(), caller), headers: { 'Cache-Control': 'no-store', Pragma: 'no-cache' } };
 });

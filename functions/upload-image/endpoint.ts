@@ -4,10 +4,7 @@ import { MAX_VARIANT_IMAGES } from '../../shared/domain/images/variant-limits';
 import { IMAGE_TARGET_QUERY, json, MANAGE_PRODUCTS, PROJECT_KEY } from '../../shared/http/contract/declaring';
 import { defineEndpoint, route } from '../../shared/http/declaration';
 
-/**
- * POST /{projectKey}/resource/images: an image in the body, stored in S3 and attached to
- * a product variant. The literal `images` beats `{id}` at the gateway.
- */
+/** POST /{projectKey}/resource/images: an image in the body, stored in S3 and attached to a product variant. The literal `images` beats `{id}` at the gateway. */
 export const uploadImage = defineEndpoint({
   name: 'upload-image',
   permissions: ['projects:read', 'projects:write', 'images:write'],

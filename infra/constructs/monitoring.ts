@@ -20,7 +20,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { DatabaseCluster } from 'aws-cdk-lib/aws-rds';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { FilterPattern, MetricFilter, QueryDefinition, QueryString, type ILogGroup } from 'aws-cdk-lib/aws-logs';
+import { FilterPattern, MetricFilter, QueryDefinition, QueryString, type IFilterPattern, type ILogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
@@ -44,11 +44,7 @@ export const metricsNamespaceOf = (stackName: string) => stackName;
 export const REQUEST_METRICS = {
   /** The request's latency in the function; its sample count is the request count. */
   Latency: { pattern: FilterPattern.numberValue('$.ms', '>=', 0), value: '$.ms', unit: Unit.MILLISECONDS },
-  ClientErrors: {
-    pattern: FilterPattern.all(FilterPattern.numberValue('$.status', '>=', 400), FilterPattern.numberValue('$.status', '<', 500)),
-    value: '1',
-    unit: Unit.COUNT,
-  },
+  ClientErrors: { pattern: FilterPattern.all(FilterPattern.numberValue('$.status', '>=', 400), FilterPattern.numberValue('$.status', '<', 500)), value: '1', unit: Unit.COUNT },
   ServerErrors: { pattern: FilterPattern.numberValue('$.status', '>=', 500), value: '1', unit: Unit.COUNT },
   /**
    * Queries and searches past the query budget (400 `QueryTimedOut`): a project outgrowing what
@@ -187,44 +183,24 @@ export class Monitoring extends Construct {
     const systemErrorsOf = Object.fromEntries(
       operations.map((operation, index) => [`e${index}`, props.table.metric('SystemErrors', { dimensionsMap: { TableName: props.table.tableName, Operation: operation }, period, statistic: 'Sum' })]),
     );
-    const dynamoDbSystemErrors = new MathExpression({
-      expression: Object.keys(systemErrorsOf).map((name) => `FILL(${name}, 0)`).join(' + '),
-      usingMetrics: systemErrorsOf,
-      period,
-      label: 'DynamoDB system errors',
-    });
+    const systemErrorsSum = Object.keys(systemErrorsOf).map((name) => `FILL(${name}, 0)`).join(' + ');
+    const dynamoDbSystemErrors = new MathExpression({ expression: systemErrorsSum, usingMetrics: systemErrorsOf, period, label: 'DynamoDB system errors' });
 
     // Metric filters cost nothing; the metrics they publish are priced like any custom metric.
     for (const logGroup of props.requestLogGroups) {
       for (const [metricName, { pattern, value, unit }] of Object.entries(REQUEST_METRICS)) {
-        new MetricFilter(this, `${logGroup.node.id}${metricName}`, {
-          logGroup,
-          filterPattern: pattern,
-          metricNamespace: namespace,
-          metricName,
-          metricValue: value,
-          dimensions: { route: '$.route' },
-          unit,
-        });
+        const metric = { metricNamespace: namespace, metricName, metricValue: value, dimensions: { route: '$.route' }, unit };
+        new MetricFilter(this, `${logGroup.node.id}${metricName}`, { logGroup, filterPattern: pattern, ...metric });
       }
     }
-    new MetricFilter(this, 'AuthorizerRefusalsFilter', {
-      logGroup: props.authorizerLogGroup,
-      // The authorizer logs each refusal at INFO as `token refused: <reason>` (functions/authorizer/handler.ts).
-      filterPattern: FilterPattern.stringValue('$.msg', '=', `${AUTHORIZER_REFUSAL_MESSAGE}*`),
-      metricNamespace: namespace,
-      metricName: 'AuthorizerRefusals',
-      metricValue: '1',
-    });
-    const authorizerRefusals = new Metric({ namespace, metricName: 'AuthorizerRefusals', statistic: 'Sum', period });
+    const countLines: CountLines = (metricName, logGroup, filterPattern) => {
+      new MetricFilter(this, `${metricName}Filter`, { logGroup, filterPattern, metricNamespace: namespace, metricName, metricValue: '1' });
+      return new Metric({ namespace, metricName, statistic: 'Sum', period });
+    };
+    // The authorizer logs each refusal at INFO as `token refused: <reason>` (functions/authorizer/handler.ts).
+    const authorizerRefusals = countLines('AuthorizerRefusals', props.authorizerLogGroup, FilterPattern.stringValue('$.msg', '=', `${AUTHORIZER_REFUSAL_MESSAGE}*`));
     // The request lines' 4xx of the token route (REQUEST_METRICS).
-    const tokenFailures = new Metric({
-      namespace,
-      metricName: 'ClientErrors',
-      dimensionsMap: { route: 'POST /oauth/token' },
-      statistic: 'Sum',
-      period,
-    });
+    const tokenFailures = new Metric({ namespace, metricName: 'ClientErrors', dimensionsMap: { route: 'POST /oauth/token' }, statistic: 'Sum', period });
 
     const alarm = (name: string, metric: IMetric, threshold: number, description: string, evaluationPeriods = 1, below = false) =>
       this.alarms.push(
@@ -250,22 +226,19 @@ export class Monitoring extends Construct {
 
     if (props.changeConsumer) {
       const { fn, logGroup, failedBatches } = props.changeConsumer;
-      const countLines = (metricName: string, msg: string) => {
-        new MetricFilter(this, `${metricName}Filter`, { logGroup, filterPattern: FilterPattern.stringValue('$.msg', '=', msg), metricNamespace: namespace, metricName, metricValue: '1' });
-        return new Metric({ namespace, metricName, statistic: 'Sum', period });
-      };
+      const countMsg = (metricName: string, msg: string) => countLines(metricName, logGroup, FilterPattern.stringValue('$.msg', '=', msg));
       const lost = new MathExpression({
         expression: 'FILL(dead, 0) + FILL(batches, 0)',
-        usingMetrics: { dead: countLines('DeadLetters', DEAD_LETTER_MESSAGE), batches: failedBatches.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }) },
+        usingMetrics: { dead: countMsg('DeadLetters', DEAD_LETTER_MESSAGE), batches: failedBatches.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }) },
         period,
         label: 'Notifications lost to the normal path',
       });
-      alarm('SubscriptionDeliveryFailures', countLines('DeliveryFailures', DELIVERY_FAILED_MESSAGE), ALARM_THRESHOLDS.deliveryFailures, 'Many subscription deliveries failed in 5 minutes.');
+      alarm('SubscriptionDeliveryFailures', countMsg('DeliveryFailures', DELIVERY_FAILED_MESSAGE), ALARM_THRESHOLDS.deliveryFailures, 'Many subscription deliveries failed in 5 minutes.');
       alarm('SubscriptionNotificationsLost', lost, ALARM_THRESHOLDS.lostNotifications, 'Notifications became dead letters, or stream batches failed.');
       alarm('ChangeStreamIteratorAge', fn.metric('IteratorAge', { period, statistic: 'Maximum' }), ALARM_THRESHOLDS.streamIteratorAgeMs, 'The change stream is read more than a minute late.', 3);
     }
 
-    const search = props.search && searchMetrics(this, props.search, namespace, period);
+    const search = props.search && searchMetrics(props.search, countLines, namespace, period);
     if (search && props.search) {
       const { budget, maxCapacity } = props.search;
       alarm('SearchIndexRecordsSetAside', search.setAside, ALARM_THRESHOLDS.searchIndexRecordsSetAside, 'Stream records the search indexer could not index were set aside: those changes are missing from search.');
@@ -356,20 +329,22 @@ export class Monitoring extends Construct {
   }
 }
 
+/** The log lines `filterPattern` matches in a log group, counted in the metric `metricName`. */
+type CountLines = (metricName: string, logGroup: ILogGroup, filterPattern: IFilterPattern) => Metric;
+
 /**
  * What search's alarms and graphs watch: the requests search answered 503 (its request lines), the
  * objects put in the failures bucket (S3 request metrics, which count the indexer's own and its
  * mapping's alike), the indexer's lag, and the cluster's connections, capacity and memory.
  */
-function searchMetrics(scope: Construct, search: NonNullable<MonitoringProps['search']>, namespace: string, period: Duration) {
-  const filter = { metricNamespace: namespace, metricName: 'SearchUnavailable', metricValue: '1' };
-  new MetricFilter(scope, 'SearchUnavailableFilter', { logGroup: search.searchLogGroup, filterPattern: FilterPattern.numberValue('$.status', '=', 503), ...filter });
-  const sum = (metricName: string, dimensionsMap?: Record<string, string>, statistic = 'Sum') => new Metric({ namespace, metricName, dimensionsMap, statistic, period });
+function searchMetrics(search: NonNullable<MonitoringProps['search']>, countLines: CountLines, namespace: string, period: Duration) {
+  const unavailable = countLines('SearchUnavailable', search.searchLogGroup, FilterPattern.numberValue('$.status', '=', 503));
+  const searches = new Metric({ namespace, metricName: 'Latency', dimensionsMap: { route: SEARCH_ROUTE }, statistic: 'SampleCount', period });
   const cluster = (metricName: string, statistic: string) => search.cluster.metric(metricName, { period, statistic });
   return {
     unavailablePercent: new MathExpression({
       expression: 'IF(searches > 0, 100 * FILL(unavailable, 0) / searches, 0)',
-      usingMetrics: { unavailable: sum('SearchUnavailable'), searches: sum('Latency', { route: SEARCH_ROUTE }, 'SampleCount') },
+      usingMetrics: { unavailable, searches },
       period,
       label: 'Search 503 (% of searches)',
     }),

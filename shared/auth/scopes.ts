@@ -1,7 +1,4 @@
-/**
- * The grammar of scopes: what a client may be created with, and what a token's `scope` claim
- * must look like before any of it is trusted.
- */
+/** The grammar of scopes: what a client may be created with, and what a token's `scope` claim must look like before any of it is trusted. */
 
 /**
  * The project-bound scopes: the one place their names are declared. A token holds

@@ -45,10 +45,7 @@ export class FileSigningKeys implements SigningKeys {
   }
 }
 
-/**
- * AWS: KMS keys. The first signs; the others stay published (rotation) until the tokens they
- * signed have expired. Public keys are fetched once per function instance.
- */
+/** AWS: KMS keys. The first signs; the others stay published (rotation) until the tokens they signed have expired. Public keys are fetched once per function instance. */
 export class KmsSigningKeys implements SigningKeys {
   private jwks?: Promise<PublicJwk[]>;
 

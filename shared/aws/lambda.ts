@@ -23,9 +23,6 @@ export class AwsLambdaInvoker {
   async invoke(functionName: string, payload: string, signal: AbortSignal): Promise<{ functionError?: string; payload: string }> {
     const command = new InvokeCommand({ FunctionName: functionName, InvocationType: 'RequestResponse', Payload: Buffer.from(payload, 'utf8') });
     const answer = await this.client().send(command, { abortSignal: signal });
-    return {
-      ...(answer.FunctionError ? { functionError: answer.FunctionError } : {}),
-      payload: answer.Payload ? Buffer.from(answer.Payload).toString('utf8') : '',
-    };
+    return { ...(answer.FunctionError ? { functionError: answer.FunctionError } : {}), payload: answer.Payload ? Buffer.from(answer.Payload).toString('utf8') : '' };
   }
 }

@@ -44,18 +44,10 @@ export function createPostgresPool(settings: SearchDatabaseSettings, use: Search
   return neverStale(pool);
 }
 
-function iamPool(settings: Exclude<SearchDatabaseSettings, { url: string }>, common: pg.PoolConfig): pg.Pool {
-  const signer = new Signer({ hostname: settings.host, port: settings.port, username: settings.user });
-  return new pg.Pool({
-    ...common,
-    host: settings.host,
-    port: settings.port,
-    database: settings.database,
-    user: settings.user,
-    password: () => signer.getAuthToken(),
-    // Lambda's runtime trusts the RDS certificate authorities when NODE_EXTRA_CA_CERTS names its bundle.
-    ssl: { rejectUnauthorized: true },
-  });
+function iamPool({ host, port, database, user }: Exclude<SearchDatabaseSettings, { url: string }>, common: pg.PoolConfig): pg.Pool {
+  const signer = new Signer({ hostname: host, port, username: user });
+  // TLS verified: Lambda's runtime trusts the RDS certificate authorities when NODE_EXTRA_CA_CERTS names its bundle.
+  return new pg.Pool({ ...common, host, port, database, user, password: () => signer.getAuthToken(), ssl: { rejectUnauthorized: true } });
 }
 
 /**

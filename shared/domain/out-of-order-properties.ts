@@ -11,10 +11,7 @@ import * as z from 'zod/mini';
  */
 
 /** `createdBy` / `lastModifiedBy`: who made the change. */
-export const OutOfOrderPropertiesModifiedBy = z.strictObject({
-  firstName: z.optional(z.string()),
-  lastName: z.optional(z.string()),
-});
+export const OutOfOrderPropertiesModifiedBy = z.strictObject({ firstName: z.optional(z.string()), lastName: z.optional(z.string()) });
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -47,13 +44,7 @@ export const OutOfOrderPropertiesTestType = fields.check(
   z.superRefine(
     (body, ctx) => {
       if (body.id !== undefined || body.key !== undefined) return;
-      ctx.addIssue({
-        code: 'invalid_type',
-        expected: 'string',
-        input: undefined,
-        path: ['id'],
-        message: 'the body must name a resource by id or by key',
-      });
+      ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['id'], message: 'the body must name a resource by id or by key' });
     },
     { when: ({ value }) => typeof value === 'object' && value !== null && !Array.isArray(value) },
   ),
@@ -65,20 +56,14 @@ export type OutOfOrderPropertiesTestType = z.infer<typeof OutOfOrderPropertiesTe
 /** The prefix the fourth path segment must carry: `uri-parameter-one=<value>`. */
 export const URI_PARAMETER_ONE_PREFIX = 'uri-parameter-one=';
 
-/**
- * The value of `uriParameterOne` from its whole path segment, or undefined when the segment does
- * not carry the prefix or carries nothing after it (such a path is not served).
- */
+/** The value of `uriParameterOne` from its whole path segment, or undefined when the segment does not carry the prefix or carries nothing after it (such a path is not served). */
 export function uriParameterOneOf(segment: string | undefined): string | undefined {
   if (segment === undefined || !segment.startsWith(URI_PARAMETER_ONE_PREFIX)) return undefined;
   const value = segment.slice(URI_PARAMETER_ONE_PREFIX.length);
   return value === '' ? undefined : value;
 }
 
-/**
- * How long each path parameter may be, measured URL-encoded (`encodeURIComponent`): both together
- * name one DynamoDB item, whose sort key is at most 1024 bytes.
- */
+/** How long each path parameter may be, measured URL-encoded (`encodeURIComponent`): both together name one DynamoDB item, whose sort key is at most 1024 bytes. */
 export const MAX_URI_PARAMETER_LENGTH = 500;
 
 /** Whether the value is well-formed Unicode of at most MAX_URI_PARAMETER_LENGTH characters URL-encoded. */

@@ -1,9 +1,6 @@
 import type { Resource } from './resource';
 
-/**
- * One write of a resource as the table's stream tells it, for its consumers (subscriptions, the
- * search index): a create has no `before`, a delete no `after`.
- */
+/** One write of a resource as the table's stream tells it, for its consumers (subscriptions, the search index): a create has no `before`, a delete no `after`. */
 export interface ResourceChange {
   projectKey: string;
   id: string;

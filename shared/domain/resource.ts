@@ -59,11 +59,7 @@ export type ArrayTestType = z.infer<typeof ArrayTestType>;
 export const Version = z.number().check(z.int(), z.minimum(1));
 
 /** Body of POST, PUT and PATCH on /{projectKey}/resource. */
-export const ObjectTestTypeDraft = z.strictObject({
-  key: z.optional(ResourceKey),
-  version: z.optional(Version),
-  objectTypeProperty: ArrayTestType,
-});
+export const ObjectTestTypeDraft = z.strictObject({ key: z.optional(ResourceKey), version: z.optional(Version), objectTypeProperty: ArrayTestType });
 export type ObjectTestTypeDraft = z.infer<typeof ObjectTestTypeDraft>;
 
 /** A stored resource as the API answers it. */
@@ -79,10 +75,7 @@ export const ObjectTestType = z.strictObject({
 export type Resource = z.infer<typeof ObjectTestType>;
 
 /** The Generic Resource Service's own ObjectTestType (`{version, objectTypeProperty}`), as the unionParameter of GET /{projectKey}/resource takes it. */
-export const InterfaceObjectTestType = z.strictObject({
-  version: z.optional(z.number()),
-  objectTypeProperty: ArrayTestType,
-});
+export const InterfaceObjectTestType = z.strictObject({ version: z.optional(z.number()), objectTypeProperty: ArrayTestType });
 
 /**
  * Resource fields as JSON Schema, derived from ObjectTestType: what the predicate, sort and search

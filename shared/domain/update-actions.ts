@@ -12,10 +12,7 @@ const action = <Schema extends z.ZodMiniType>(schema: Schema, changes: (action: 
 
 export const updateActions = {
   doSomeThing: action(z.strictObject({ action: z.literal('doSomeThing') }), () => ({})),
-  changeSomeProperty: action(
-    z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: TextValue }),
-    ({ someProperty }) => ({ someProperty }),
-  ),
+  changeSomeProperty: action(z.strictObject({ action: z.literal('changeSomeProperty'), someProperty: TextValue }), ({ someProperty }) => ({ someProperty })),
   /** This service's own (the Generic Resource Service has no action for the key): sets the key, or removes it when `key` is absent. */
   setKey: action(z.strictObject({ action: z.literal('setKey'), key: z.optional(ResourceKey) }), ({ key }) => ({ key: key ?? null })),
 };
@@ -25,10 +22,7 @@ export type UpdateAction = z.infer<(typeof updateActions)[UpdateActionName]['sch
 
 export const MAX_UPDATE_ACTIONS = 500;
 
-export const UpdateRequest = z.strictObject({
-  version: Version,
-  actions: z.array(z.unknown()).check(z.maxLength(MAX_UPDATE_ACTIONS)),
-});
+export const UpdateRequest = z.strictObject({ version: Version, actions: z.array(z.unknown()).check(z.maxLength(MAX_UPDATE_ACTIONS)) });
 
 export function isUpdateActionName(name: unknown): name is UpdateActionName {
   return typeof name === 'string' && Object.hasOwn(updateActions, name);

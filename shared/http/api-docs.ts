@@ -9,10 +9,7 @@ import { fileURLToPath } from 'node:url';
  * (no CDN). Its two files come from the swagger-ui-dist package: in Lambda as copies placed next
  * to the bundle at bundling time (infra/constructs/endpoint-function.ts), elsewhere from node_modules.
  */
-export const API_DOCS_ASSETS = {
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui.css': 'text/css; charset=utf-8',
-} as const;
+export const API_DOCS_ASSETS = { 'swagger-ui-bundle.js': 'text/javascript; charset=utf-8', 'swagger-ui.css': 'text/css; charset=utf-8' } as const;
 export type ApiDocsAsset = keyof typeof API_DOCS_ASSETS;
 
 export const isApiDocsAsset = (name: string): name is ApiDocsAsset => Object.hasOwn(API_DOCS_ASSETS, name);

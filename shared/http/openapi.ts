@@ -215,13 +215,7 @@ function pathParametersOf(route: RouteDeclaration): oas31.ParameterObject[] {
   const declared: Readonly<Record<string, PathParameterSpec>> = route.pathParameters;
   return [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     const { description, pattern, maxLength } = declared[name!]!;
-    return {
-      name: name!,
-      in: 'path',
-      required: true,
-      description,
-      schema: { type: 'string', ...(pattern ? { pattern } : {}), ...(maxLength ? { maxLength } : {}) },
-    };
+    return { name: name!, in: 'path', required: true, description, schema: { type: 'string', ...(pattern ? { pattern } : {}), ...(maxLength ? { maxLength } : {}) } };
   });
 }
 

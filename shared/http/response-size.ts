@@ -46,12 +46,7 @@ export function fitForLambda(result: ApiResult, acceptEncoding: string | undefin
     const compressed = process.getBuiltinModule('node:zlib').gzipSync(body, { level: 1 });
     // Measured as base64 before it is made: a page that does not fit is never held a fourth time.
     if (Math.ceil(compressed.length / 3) * 4 <= room) {
-      return {
-        ...result,
-        headers: { ...result.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' },
-        body: compressed.toString('base64'),
-        isBase64Encoded: true,
-      };
+      return { ...result, headers: { ...result.headers, 'content-encoding': 'gzip', vary: 'accept-encoding' }, body: compressed.toString('base64'), isBase64Encoded: true };
     }
   }
   const gzip = acceptsGzip(acceptEncoding);

@@ -1,12 +1,6 @@
 import { abbreviate } from '../domain/abbreviate';
 import { DomainError, InvalidInputError, ResourceNotFoundError } from '../domain/errors';
-import {
-  MAX_URI_PARAMETER_LENGTH,
-  OutOfOrderPropertiesTestType,
-  URI_PARAMETER_ONE_PREFIX,
-  uriParameterFits,
-  uriParameterOneOf,
-} from '../domain/out-of-order-properties';
+import { MAX_URI_PARAMETER_LENGTH, OutOfOrderPropertiesTestType, URI_PARAMETER_ONE_PREFIX, uriParameterFits, uriParameterOneOf } from '../domain/out-of-order-properties';
 import type { ArrayTestType, Resource } from '../domain/resource';
 import { isResourceId, isResourceKey } from '../domain/resource-address';
 import { validate } from '../domain/validation';
@@ -45,10 +39,7 @@ export class ComplexPathService {
     const document = validate(OutOfOrderPropertiesTestType, body);
     const resource = await this.namedResource(projectKey, document);
     const { replaced } = await this.documents.put(projectKey, path, document);
-    return {
-      statusCode: !versionMatches(document.version, resource) ? 203 : replaced ? 200 : 201,
-      objectTypeProperty: resource.objectTypeProperty,
-    };
+    return { statusCode: !versionMatches(document.version, resource) ? 203 : replaced ? 200 : 201, objectTypeProperty: resource.objectTypeProperty };
   }
 
   /**

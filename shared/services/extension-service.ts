@@ -143,11 +143,7 @@ export class ExtensionService {
         [SIGNATURE_HEADER.toLowerCase()]: signatureHeader(target.secret, { method, pathAndQuery, body: body ?? '' }),
       },
     };
-    const invocation = await untilDeadline(
-      this.options.lambda.invoke(target.functionName, JSON.stringify(event), signal),
-      signal,
-      this.timeoutMs,
-    );
+    const invocation = await untilDeadline(this.options.lambda.invoke(target.functionName, JSON.stringify(event), signal), signal, this.timeoutMs);
     if (invocation.functionError) throw new ExtensionBadResponseError(`The extension function failed (${invocation.functionError}).`);
     if (Buffer.byteLength(invocation.payload) > this.maxResponseBytes) {
       throw new ExtensionBadResponseError(`The extension's answer exceeds ${this.maxResponseBytes} bytes.`);
@@ -173,10 +169,7 @@ export class ExtensionService {
         { code: 'ExtensionNoResponse', message: `The extension bound to '${call.action}' did not answer within ${this.timeoutMs} ms.`, action: call.action },
       ]);
     }
-    logger.warn('extension call failed', {
-      ...context,
-      ...(error instanceof ExtensionTargetRefusedError && error.detail ? { address: error.detail } : {}),
-    });
+    logger.warn('extension call failed', { ...context, ...(error instanceof ExtensionTargetRefusedError && error.detail ? { address: error.detail } : {}) });
     return new DomainError([
       { code: 'ExtensionBadResponse', message: `The extension bound to '${call.action}' gave no usable answer: ${answerReason(error)}`, action: call.action },
     ]);

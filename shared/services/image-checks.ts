@@ -54,11 +54,7 @@ export interface UploadTarget {
  * the sku is not one. The file name gets the extension of `type` (the checked type of the bytes).
  */
 export function uploadTarget(query: QueryParameters, type: ImageContentType): UploadTarget {
-  return {
-    selector: variantSelector(query),
-    filename: safeFileName(query.string('filename'), type),
-    publish: query.boolean('staged') === false,
-  };
+  return { selector: variantSelector(query), filename: safeFileName(query.string('filename'), type), publish: query.boolean('staged') === false };
 }
 
 function variantSelector(query: QueryParameters): VariantSelector {

@@ -28,10 +28,7 @@ export class ResourceService {
   }
 }
 
-/**
- * Ids are UUIDs this service assigns: any other segment names no resource, and is not found without
- * asking the store (a segment over 1 KB is no valid DynamoDB key at all).
- */
+/** Ids are UUIDs this service assigns: any other segment names no resource, and is not found without asking the store (a segment over 1 KB is no valid DynamoDB key at all). */
 export function storedId(id: string): string {
   if (isResourceId(id)) return id;
   // Only reads take `key=<key>` (GET /{projectKey}/resource/key={key}); a delete or an update by key would otherwise be told that no such id exists.

@@ -45,10 +45,7 @@ export class SubscriptionDelivery {
     private readonly options: { localMode: boolean; retry: RetryPolicy; resolve?: Resolver },
   ) {}
 
-  /**
-   * The stream's changes, in their order. Answers the sequence number of the first change not
-   * handled (the store failed): it and every later one are to be given again.
-   */
+  /** The stream's changes, in their order. Answers the sequence number of the first change not handled (the store failed): it and every later one are to be given again. */
   async deliverChanges(changes: readonly ResourceChange[]): Promise<string | undefined> {
     const subscriptionsOf = new Map<string, Promise<StoredSubscription[]>>();
     const queued = new Map<string, Promise<boolean>>();

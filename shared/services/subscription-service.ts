@@ -4,13 +4,7 @@ import { generateSecret } from '../domain/extensions/signing';
 import type { Page } from '../domain/query/page';
 import type { QueryParameters } from '../domain/query-parameters';
 import { MAX_OFFSET } from '../domain/limits';
-import {
-  MAX_SUBSCRIPTIONS_PER_PROJECT,
-  SUBSCRIBABLE_TYPE,
-  SubscriptionDraft,
-  type StoredSubscription,
-  type Subscription,
-} from '../domain/subscriptions/subscription';
+import { MAX_SUBSCRIPTIONS_PER_PROJECT, SUBSCRIBABLE_TYPE, SubscriptionDraft, type StoredSubscription, type Subscription } from '../domain/subscriptions/subscription';
 import { validate } from '../domain/validation';
 import type { SubscriptionStore } from '../store/subscription-store';
 import { ExtensionCallError } from './extension-forwarding/errors';

@@ -12,10 +12,7 @@ export interface ResourceStore {
   getByKey(projectKey: string, key: string): Promise<Resource | undefined>;
   /** Creates a resource at version 1; its key, if any, must be free. */
   create(projectKey: string, draft: NewResource, options?: CreateOptions): Promise<Resource>;
-  /**
-   * Replaces the `objectTypeProperty` of the resource holding `draft.key` (version + 1), or —
-   * with `createIfMissing` — creates it when no resource holds the key.
-   */
+  /** Replaces the `objectTypeProperty` of the resource holding `draft.key` (version + 1), or — with `createIfMissing` — creates it when no resource holds the key. */
   writeByKey(projectKey: string, draft: KeyedDraft, options: WriteByKeyOptions): Promise<{ resource: Resource; created: boolean }>;
   /** Applies net changes at the expected version; a request that changes nothing keeps the version. */
   update(projectKey: string, id: string, expectedVersion: number, changes: ResourceChanges): Promise<Resource>;

@@ -5,10 +5,7 @@ export interface RebuildState {
   projects: number;
 }
 
-/**
- * The search index's versions in the engine, the current one this code's: their tables, which
- * are ready, and the current one's rebuild per project, so that it runs in slices.
- */
+/** The search index's versions in the engine, the current one this code's: their tables, which are ready, and the current one's rebuild per project, so that it runs in slices. */
 export interface SearchIndexVersions {
   /** Creates the current version's tables where missing and records it: ready (true) when no other version is, else to be rebuilt from the projects the other holds. */
   prepare(): Promise<boolean>;

@@ -43,11 +43,7 @@ export const ExtensionUrl = z.string().check(
   z.refine((text) => new URL(text).hash === '', { message: 'a URL fragment is not allowed' }),
 );
 
-export const HttpTarget = z.strictObject({
-  kind: z.literal('http'),
-  url: ExtensionUrl,
-  secret: Secret,
-});
+export const HttpTarget = z.strictObject({ kind: z.literal('http'), url: ExtensionUrl, secret: Secret });
 
 /** What makes a new Lambda binding one the service could never invoke; undefined when it can. */
 export function newLambdaBindingProblem(functionName: string): string | undefined {

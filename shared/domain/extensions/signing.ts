@@ -74,10 +74,7 @@ export function parseSignatureHeader(header: string | undefined): ParsedSignatur
 
 export type VerificationResult = { valid: true } | { valid: false; reason: 'malformed' | 'expired' | 'mismatch' };
 
-/**
- * Checks a signature header against the request received: a v1 signature must match (compared
- * in constant time) and the timestamp must be within `toleranceSeconds` of `now`.
- */
+/** Checks a signature header against the request received: a v1 signature must match (compared in constant time) and the timestamp must be within `toleranceSeconds` of `now`. */
 export function verifySignature(
   secret: string,
   header: string | undefined,

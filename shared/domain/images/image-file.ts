@@ -3,10 +3,7 @@ import { GIF } from 'image-size/types/gif';
 import { JPG } from 'image-size/types/jpg';
 import { PNG } from 'image-size/types/png';
 
-/**
- * What an uploaded image is, read from its bytes: the type by its magic number (the Content-Type
- * header must agree) and the dimensions by image-size's reader of that type.
- */
+/** What an uploaded image is, read from its bytes: the type by its magic number (the Content-Type header must agree) and the dimensions by image-size's reader of that type. */
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif'] as const;
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
 
@@ -25,11 +22,7 @@ export const MAX_IMAGE_BYTES = 4_400_000;
 export const MAX_IMAGE_SIDE = 16_384;
 
 /** The file name extensions of each type; the first replaces an extension of another type. */
-export const IMAGE_EXTENSIONS: Record<ImageContentType, readonly string[]> = {
-  'image/jpeg': ['jpg', 'jpeg'],
-  'image/png': ['png'],
-  'image/gif': ['gif'],
-};
+export const IMAGE_EXTENSIONS: Record<ImageContentType, readonly string[]> = { 'image/jpeg': ['jpg', 'jpeg'], 'image/png': ['png'], 'image/gif': ['gif'] };
 
 const MAGIC_NUMBERS: { type: ImageContentType; bytes: number[] }[] = [
   { type: 'image/jpeg', bytes: [0xff, 0xd8, 0xff] },
@@ -49,11 +42,7 @@ export function isImageContentType(value: string): value is ImageContentType {
  * image-size's reader of each type taken, imported one by one: its main entry detects and carries
  * the readers of twenty formats (≈ 11 KB of each image function) that no upload may have.
  */
-const DIMENSION_READERS: Record<ImageContentType, IImage> = {
-  'image/jpeg': JPG,
-  'image/png': PNG,
-  'image/gif': GIF,
-};
+const DIMENSION_READERS: Record<ImageContentType, IImage> = { 'image/jpeg': JPG, 'image/png': PNG, 'image/gif': GIF };
 
 /** Width and height, or undefined when the bytes are not a readable image of `type`. */
 export function readDimensions(type: ImageContentType, bytes: Uint8Array): { w: number; h: number } | undefined {

@@ -11,10 +11,7 @@ export const MAX_UPLOAD_BYTES = 20_000_000;
 /** How long the presigned URL, and the pending upload, live. */
 export const UPLOAD_TTL_SECONDS = 15 * 60;
 
-/**
- * What completion reads of the object first: enough for the magic number and, for PNG, GIF and
- * most JPEGs, the dimensions. When they are not in it, the whole object is read.
- */
+/** What completion reads of the object first: enough for the magic number and, for PNG, GIF and most JPEGs, the dimensions. When they are not in it, the whole object is read. */
 export const UPLOAD_PREFIX_BYTES = 512 * 1024;
 
 /** An upload that was started and not completed yet (the DynamoDB record). */

@@ -12,12 +12,7 @@ export const Image = z.object({
 export type Image = z.infer<typeof Image>;
 
 /** The product variant that images are attached to, as the store keeps it. */
-export const Variant = z.object({
-  id: z.number().check(z.int()),
-  sku: z.optional(z.string()),
-  images: z.array(Image),
-  stagedImages: z.array(Image),
-});
+export const Variant = z.object({ id: z.number().check(z.int()), sku: z.optional(z.string()), images: z.array(Image), stagedImages: z.array(Image) });
 export type Variant = z.infer<typeof Variant>;
 
 /**

@@ -17,13 +17,4 @@ export {
 } from './field-model';
 export { fieldPathFrom, type FieldPathSyntax } from './field-path';
 export { ParameterError } from './parameter-error';
-export {
-  characterAt,
-  matchFirst,
-  TokenCursor,
-  type CursorOptions,
-  type Lexeme,
-  type Token,
-  type TokenPatterns,
-  type TokenReader,
-} from './token-cursor';
+export { characterAt, matchFirst, TokenCursor, type CursorOptions, type Lexeme, type Token, type TokenPatterns, type TokenReader } from './token-cursor';

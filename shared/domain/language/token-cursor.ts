@@ -66,10 +66,7 @@ export interface CursorOptions<Kind extends string> {
   readonly keywordsIgnoreCase: boolean;
 }
 
-/**
- * The tokens of one source text. The whole text is read first, so a stray character is reported
- * before any grammar error.
- */
+/** The tokens of one source text. The whole text is read first, so a stray character is reported before any grammar error. */
 export class TokenCursor<Kind extends string> {
   /** Ends with the end token, which is never moved past. */
   private readonly tokens: readonly Token<Kind>[];
@@ -94,10 +91,7 @@ export class TokenCursor<Kind extends string> {
     return token;
   }
 
-  /**
-   * Takes the next token if it is the word `keyword`. A keyword is a word the grammar asks for
-   * there, so a field may well be called `key` or `empty`.
-   */
+  /** Takes the next token if it is the word `keyword`. A keyword is a word the grammar asks for there, so a field may well be called `key` or `empty`. */
   acceptKeyword(keyword: string): Token<Kind> | undefined {
     const { kind, text } = this.peek();
     const spelled = this.options.keywordsIgnoreCase ? text.toLowerCase() : text;

@@ -4,15 +4,7 @@
  * type (and arrays of them), so a predicate naming one gets "unknown field" rather than a guess
  * at its type.
  */
-import {
-  elementsOf,
-  fieldModelFromJsonSchema,
-  fieldOf,
-  type FieldModel,
-  type ObjectFieldModel,
-  type ScalarFieldModel,
-  type ScalarKind,
-} from '../language/field-model';
+import { elementsOf, fieldModelFromJsonSchema, fieldOf, type FieldModel, type ObjectFieldModel, type ScalarFieldModel, type ScalarKind } from '../language/field-model';
 
 /** The fields of a queryable resource; a schema of anything but an object is a programming error. */
 export function queryableFields(jsonSchema: object): ObjectFieldModel {

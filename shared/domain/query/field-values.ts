@@ -1,7 +1,4 @@
-/**
- * The few rules on how field values compare in `where` predicates and `sort` expressions:
- * reading a document's properties, and reducing values to what they compare by.
- */
+/** The few rules on how field values compare in `where` predicates and `sort` expressions: reading a document's properties, and reducing values to what they compare by. */
 import type { ScalarKind } from '../language/field-model';
 import { unknownKind } from '../unknown-kind';
 

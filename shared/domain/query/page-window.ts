@@ -18,10 +18,7 @@ export function pageRequestOf(query: QueryParameters): PageRequest {
 export interface PageOrder {
   matches: (document: unknown) => boolean;
   compare: (a: unknown, b: unknown) => number;
-  /**
-   * The stream's own order, when it has one that `compare` refines (see StoreAccess): a full
-   * page is final once a document sorts after its last one in this order.
-   */
+  /** The stream's own order, when it has one that `compare` refines (see StoreAccess): a full page is final once a document sorts after its last one in this order. */
   streamOrder?: (a: unknown, b: unknown) => number;
 }
 
@@ -79,13 +76,7 @@ export async function collectPage<T>(
   }
 
   const results = window.slice(page.offset);
-  return {
-    limit: page.limit,
-    offset: page.offset,
-    count: results.length,
-    ...(page.withTotal ? { total } : {}),
-    results,
-  };
+  return { limit: page.limit, offset: page.offset, count: results.length, ...(page.withTotal ? { total } : {}), results };
 }
 
 /** Whether any document of the stream matches; reading stops at the first match. */

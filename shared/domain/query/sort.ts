@@ -25,10 +25,7 @@ export interface SortKey {
   readonly direction: Direction;
 }
 
-/**
- * A comparator for Array.prototype.sort (which is stable) that orders documents by the given
- * sort parameters. Throws a ParameterError for an unknown field or direction.
- */
+/** A comparator for Array.prototype.sort (which is stable) that orders documents by the given sort parameters. Throws a ParameterError for an unknown field or direction. */
 export function compileSort(sorts: readonly string[], root: ObjectFieldModel): DocumentComparator {
   const comparators = sortKeys(sorts, root).map(keyComparator);
   return (a, b) => {

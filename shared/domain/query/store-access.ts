@@ -68,10 +68,7 @@ export interface PlannedRead {
 export interface ReadOptions {
   /** The deployment indexes `lastModifiedAt` (its default). */
   lastModifiedIndex: boolean;
-  /**
-   * The answer needs every match (a filtered total, facets): a `lastModifiedAt` order alone then
-   * gains nothing from the index, whose every entry costs a read of its resource.
-   */
+  /** The answer needs every match (a filtered total, facets): a `lastModifiedAt` order alone then gains nothing from the index, whose every entry costs a read of its resource. */
   readsEveryMatch: boolean;
 }
 

@@ -41,10 +41,7 @@ export function searchValueOf(kind: FieldKind, raw: unknown): SearchValue | unde
   return kind === 'text' && typeof raw === 'string' ? raw : undefined;
 }
 
-/**
- * Calls `visit` with every string value anywhere in a document (never with object keys) and the
- * field it is at: its object keys joined by dots, arrays looked through.
- */
+/** Calls `visit` with every string value anywhere in a document (never with object keys) and the field it is at: its object keys joined by dots, arrays looked through. */
 export function forEachString(value: unknown, visit: (text: string, field: string) => void, field = ''): void {
   if (typeof value === 'string') {
     visit(value, field);

@@ -1,7 +1,4 @@
-/**
- * Filter and facet expressions as expression-parser.ts reads them: syntax only; whether the
- * field exists and the values fit it is checked when they are compiled.
- */
+/** Filter and facet expressions as expression-parser.ts reads them: syntax only; whether the field exists and the values fit it is checked when they are compiled. */
 
 /** One expression as the request gave it, with the parameter it came in, for error messages. */
 export interface ExpressionSource {

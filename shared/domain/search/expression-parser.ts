@@ -13,16 +13,7 @@
  */
 import { fieldPathFrom } from '../language/field-path';
 import { TokenCursor } from '../language/token-cursor';
-import type {
-  Bound,
-  Condition,
-  ExpressionSource,
-  FacetExpression,
-  FieldReference,
-  FilterExpression,
-  RangeItem,
-  ValueItem,
-} from './expression-ast';
+import type { Bound, Condition, ExpressionSource, FacetExpression, FieldReference, FilterExpression, RangeItem, ValueItem } from './expression-ast';
 import { readExpressionToken, type ExpressionKind, type ExpressionToken } from './expression-lexer';
 import { syntaxError } from './search-error';
 
@@ -47,10 +38,7 @@ type Tokens = TokenCursor<ExpressionKind>;
 
 /** For error messages: what could have come instead of the token found after an expression. */
 function whatMayFollow(condition: Condition | undefined, allows: { alias: boolean }): string {
-  const continuations = [
-    ...(condition === undefined ? ["':'"] : condition.kind === 'values' ? ["','"] : []),
-    ...(allows.alias ? ["'as'"] : []),
-  ];
+  const continuations = [...(condition === undefined ? ["':'"] : condition.kind === 'values' ? ["','"] : []), ...(allows.alias ? ["'as'"] : [])];
   const end = 'the end of the expression';
   return continuations.length === 0 ? end : `${continuations.join(', ')} or ${end}`;
 }

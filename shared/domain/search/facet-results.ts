@@ -6,10 +6,7 @@ import type { FacetCounts, FacetRequest, SearchValue } from './search-model';
 
 const FacetValue = z.union([z.number(), z.string()]);
 
-export const FacetTerm = z.object({
-  term: FacetValue,
-  count: z.number().check(z.int()),
-});
+export const FacetTerm = z.object({ term: FacetValue, count: z.number().check(z.int()) });
 export type FacetTerm = z.infer<typeof FacetTerm>;
 
 export const TermFacetResult = z
@@ -40,19 +37,12 @@ export const FacetRange = z.object({
 export type FacetRange = z.infer<typeof FacetRange>;
 
 export const RangeFacetResult = z
-  .object({
-    type: z.literal('range'),
-    dataType: z.enum(['number', 'datetime']),
-    ranges: z.array(FacetRange),
-  })
+  .object({ type: z.literal('range'), dataType: z.enum(['number', 'datetime']), ranges: z.array(FacetRange) })
   .check(z.meta({ description: '`facet=<field>:range(0 to 100), (100 to *)`: statistics per range (from included, to excluded)' }));
 export type RangeFacetResult = z.infer<typeof RangeFacetResult>;
 
 export const FilterFacetResult = z
-  .object({
-    type: z.literal('filter'),
-    count: z.number().check(z.int(), z.meta({ description: 'Documents matching the condition' })),
-  })
+  .object({ type: z.literal('filter'), count: z.number().check(z.int(), z.meta({ description: 'Documents matching the condition' })) })
   .check(z.meta({ description: '`facet=<field>:<filter condition>`: documents matching the condition' }));
 export type FilterFacetResult = z.infer<typeof FilterFacetResult>;
 

@@ -5,10 +5,7 @@
  */
 import { elementsOf, fieldModelFromJsonSchema, fieldOf, type FieldModel } from '../language/field-model';
 
-/**
- * Date-time fields (`format: date-time`) hold instants, compared as epoch milliseconds. `other`
- * fields (objects, booleans, …) exist but hold no value a filter can compare.
- */
+/** Date-time fields (`format: date-time`) hold instants, compared as epoch milliseconds. `other` fields (objects, booleans, …) exist but hold no value a filter can compare. */
 export type FieldKind = 'number' | 'text' | 'datetime' | 'other';
 
 export interface Field {

@@ -32,11 +32,7 @@ const FieldType = described(
 const MustMatch = described(z.enum(['all', 'any']), 'Every word must match (`all`, the default) or one (`any`)');
 
 /** What every simple expression takes (SearchQueryExpressionValue). */
-const simple = {
-  field: FieldPath,
-  boost: z.optional(described(z.number(), 'Accepted; relevance does not weigh it')),
-  fieldType: z.optional(FieldType),
-};
+const simple = { field: FieldPath, boost: z.optional(described(z.number(), 'Accepted; relevance does not weigh it')), fieldType: z.optional(FieldType) };
 const text = { ...simple, field: z.optional(described(FieldPath, 'A text field; none: every text the resource holds')), value: Text, language: z.optional(Locale), mustMatch: z.optional(MustMatch) };
 const caseInsensitive = z.optional(described(z.boolean(), 'Texts compare lowercased'));
 
@@ -49,18 +45,10 @@ const Exists = z.strictObject({ ...simple, language: z.optional(Locale) });
 
 /** The body's type for a query: the schema is recursive, so its type is written once here. */
 export type SearchQueryBody =
-  | { and: SearchQueryBody[] }
-  | { or: SearchQueryBody[] }
-  | { not: SearchQueryBody[] }
-  | { filter: SearchQueryBody[] }
-  | { exact: z.infer<typeof Exact> }
-  | { fullText: z.infer<typeof FullText> }
-  | { fullTextPrefix: z.infer<typeof FullText> }
-  | { fuzzy: z.infer<typeof Fuzzy> }
-  | { prefix: z.infer<typeof Pattern> }
-  | { wildcard: z.infer<typeof Pattern> }
-  | { range: z.infer<typeof Range> }
-  | { exists: z.infer<typeof Exists> };
+  | { and: SearchQueryBody[] } | { or: SearchQueryBody[] } | { not: SearchQueryBody[] } | { filter: SearchQueryBody[] }
+  | { exact: z.infer<typeof Exact> } | { range: z.infer<typeof Range> } | { exists: z.infer<typeof Exists> }
+  | { fullText: z.infer<typeof FullText> } | { fullTextPrefix: z.infer<typeof FullText> } | { fuzzy: z.infer<typeof Fuzzy> }
+  | { prefix: z.infer<typeof Pattern> } | { wildcard: z.infer<typeof Pattern> };
 
 const compound = (): z.ZodMiniType<SearchQueryBody[]> => z.array(SearchQuery).check(z.minLength(1));
 /** An object holding exactly one expression: a compound (`and`, `or`, `not`, `filter`) or a simple one. */

@@ -47,14 +47,12 @@ export function compileProductSearch(body: unknown, fields: FieldCatalog): Produ
 function checkQueryBounds(body: unknown): void {
   const { query, postFilter, facets } = (isObject(body) ? body : {}) as Record<string, unknown>;
   const queries: [unknown, string][] = [[query, 'query'], [postFilter, 'postFilter']];
-  if (Array.isArray(facets)) {
-    facets.slice(0, MAX_FACETS).forEach((facet, index) => {
-      for (const kind of ['distinct', 'ranges', 'count', 'stats']) {
-        const value = isObject(facet) ? facet[kind] : undefined;
-        if (isObject(value)) queries.push([value.filter, `facets[${index}].${kind}.filter`]);
-      }
-    });
-  }
+  (Array.isArray(facets) ? facets.slice(0, MAX_FACETS) : []).forEach((facet, index) => {
+    for (const kind of ['distinct', 'ranges', 'count', 'stats']) {
+      const value = isObject(facet) ? facet[kind] : undefined;
+      if (isObject(value)) queries.push([value.filter, `facets[${index}].${kind}.filter`]);
+    }
+  });
   for (const [expression, path] of queries) {
     let expressions = 0;
     const visit = (node: unknown, at: string, depth: number): void => {

@@ -2,10 +2,7 @@ import { forEachString, searchValuesAt, valuesAt } from './document-values';
 import type { FieldCatalog } from './field-catalog';
 import { tokenize } from './text-match';
 
-/**
- * What the search index keeps of a resource: enough to answer every search without the resource
- * itself. The text matches words; filters, facets and sorts read values.
- */
+/** What the search index keeps of a resource: enough to answer every search without the resource itself. The text matches words; filters, facets and sorts read values. */
 export interface ResourceProjection {
   /**
    * The words of each string value, with the text field it is at (a field's full text reads only

@@ -70,11 +70,8 @@ function textsOf(query: QueryParameters): TextExpression[] {
 
 /** The platform refuses a fuzzyLevel above the default level of any term searched for. */
 function checkFuzzyLevel(fuzzyLevel: number, texts: readonly TextExpression[]): void {
-  for (const { word } of texts.flatMap((text) => text.terms)) {
-    if (fuzzyLevel > defaultFuzzyLevel(word)) {
-      throw new SearchError('fuzzyLevel', `fuzzyLevel ${fuzzyLevel} is above the platform default ${defaultFuzzyLevel(word)} for the term '${word}'.`);
-    }
-  }
+  const above = texts.flatMap((text) => text.terms).find(({ word }) => fuzzyLevel > defaultFuzzyLevel(word));
+  if (above) throw new SearchError('fuzzyLevel', `fuzzyLevel ${fuzzyLevel} is above the platform default ${defaultFuzzyLevel(above.word)} for the term '${above.word}'.`);
   if (fuzzyLevel > MAX_FUZZY_LEVEL) throw new SearchError('fuzzyLevel', `fuzzyLevel ${fuzzyLevel} is above the highest platform default ${MAX_FUZZY_LEVEL}.`);
 }
 

@@ -20,10 +20,7 @@ export interface SearchRequest {
   /** Restricts the results only, after the facets (Product Search's `postFilter`, searchApiPattern's `filter`). */
   postFilter: SearchExpression | undefined;
   facets: readonly FacetRequest[];
-  /**
-   * The order, `id` ascending last unless a key sorts by id already. Empty: by score when the
-   * query scores (has text outside `filter` and `not`), then id; else by id.
-   */
+  /** The order, `id` ascending last unless a key sorts by id already. Empty: by score when the query scores (has text outside `filter` and `not`), then id; else by id. */
   sort: readonly SearchSort[];
   page: { limit: number; offset: number; withTotal: boolean };
 }
@@ -52,15 +49,9 @@ export type SearchExpression =
   | { kind: 'not'; of: readonly SearchExpression[] }
   /** All of them match, as `and`, but adds nothing to the score. */
   | { kind: 'filter'; of: readonly SearchExpression[] }
-  /**
-   * Some value equals one of `values`; with `caseInsensitive`, texts compare lowercased
-   * (String.prototype.toLowerCase) on both sides.
-   */
+  /** Some value equals one of `values`; with `caseInsensitive`, texts compare lowercased (String.prototype.toLowerCase) on both sides. */
   | { kind: 'exact'; field: Field; values: readonly SearchValue[]; caseInsensitive: boolean }
-  /**
-   * Some value lies within every given bound. Numbers and instants compare numerically, texts by
-   * code point (PostgreSQL's "C" collation).
-   */
+  /** Some value lies within every given bound. Numbers and instants compare numerically, texts by code point (PostgreSQL's "C" collation). */
   | { kind: 'range'; field: Field; gt?: SearchValue; gte?: SearchValue; lt?: SearchValue; lte?: SearchValue }
   /** The field holds a value of any kind (an object or array element counts). */
   | { kind: 'exists'; field: Field }
@@ -142,19 +133,13 @@ export interface FacetRangeBounds {
   key?: string;
 }
 
-/** What the engine counts for each facet, in the request's order; each endpoint writes its own answer from it. */
+/**
+ * What the engine counts for each facet, in the request's order; each endpoint writes its own answer from it. Distinct:
+ * the buckets asked for, in order (`count`: resources holding the value); `missing`: resources of the base holding no
+ * value at the field; `total`: the sum of every distinct value's count, listed or not; `other`: that of those not listed.
+ */
 export type FacetCounts =
-  | {
-      kind: 'distinct';
-      /** The buckets asked for, in order; `count`: resources holding the value. */
-      buckets: readonly { value: SearchValue; count: number }[];
-      /** Resources of the base holding no value at the field. */
-      missing: number;
-      /** The sum of every distinct value's count, listed or not. */
-      total: number;
-      /** The sum of the counts of the values not listed. */
-      other: number;
-    }
+  | { kind: 'distinct'; buckets: readonly { value: SearchValue; count: number }[]; missing: number; total: number; other: number }
   | { kind: 'ranges'; ranges: readonly RangeCounts[] }
   | { kind: 'count'; count: number }
   | { kind: 'stats'; count: number; min?: SearchValue; max?: SearchValue; sum?: number };

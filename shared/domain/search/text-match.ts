@@ -40,10 +40,7 @@ export function stemmerOf(locale: string | undefined): string | undefined {
 /** Every stemming dictionary, once each. */
 export const STEMMING_DICTIONARIES = [...new Set(Object.values(STEMMERS))].map((language) => `${language}_stem`);
 
-/**
- * Whether a word has a stem: one holding a digit (ids, keys, dates: most of a dictionary) is only
- * itself, which spares the index a stemmer call per language for each of them.
- */
+/** Whether a word has a stem: one holding a digit (ids, keys, dates: most of a dictionary) is only itself, which spares the index a stemmer call per language for each of them. */
 export function isStemmable(word: string): boolean {
   return !/\p{N}/u.test(word) && letters(word).length <= MAX_WORD_LENGTH;
 }

@@ -1,9 +1,6 @@
 import type { ResourceChange } from '../resource-change';
 
-/**
- * commercetools' change notifications (ResourceCreated, ResourceUpdated, ResourceDeleted), made
- * from one change of the table's stream: the resource before and after the write.
- */
+/** commercetools' change notifications (ResourceCreated, ResourceUpdated, ResourceDeleted), made from one change of the table's stream: the resource before and after the write. */
 export interface ChangeNotification {
   notificationType: 'ResourceCreated' | 'ResourceUpdated' | 'ResourceDeleted';
   projectKey: string;

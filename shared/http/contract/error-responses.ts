@@ -121,12 +121,7 @@ export const errorResponses = {
     schema: 'GatewayOrErrorResponse',
     example: answers.requestHeaderFieldsTooLarge(LOCAL_HEADER_LIMIT_BYTES).body,
   },
-  InternalServerError: {
-    status: 500,
-    description: '`General`: an unexpected failure; the body holds no internals.',
-    schema: 'ErrorResponse',
-    example: answers.general().body,
-  },
+  InternalServerError: { status: 500, description: '`General`: an unexpected failure; the body holds no internals.', schema: 'ErrorResponse', example: answers.general().body },
   BadGateway: {
     status: 502,
     description: '`ExtensionBadResponse`: the handler bound to the extension action gave no usable JSON answer.',

@@ -33,25 +33,14 @@ export interface DocumentSchema {
   examples?: Readonly<Record<string, { summary: string; value: unknown }>>;
 }
 
-const ErrorObject = z.looseObject({
-  code: z.string(),
-  message: z.string(),
-});
+const ErrorObject = z.looseObject({ code: z.string(), message: z.string() });
 export type ErrorObject = z.infer<typeof ErrorObject>;
 
 /** Every error answer: the first error's message on top, at least one error object. */
-const ErrorBody = z.looseObject({
-  statusCode: z.number().check(z.int()),
-  message: z.string(),
-  errors: z.array(ErrorObject).check(z.minLength(1)),
-});
+const ErrorBody = z.looseObject({ statusCode: z.number().check(z.int()), message: z.string(), errors: z.array(ErrorObject).check(z.minLength(1)) });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-const Jwks = z.object({
-  keys: z.array(
-    z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') }),
-  ),
-});
+const Jwks = z.object({ keys: z.array(z.object({ kty: z.literal('RSA'), n: z.string(), e: z.string(), kid: z.string(), alg: z.literal('RS256'), use: z.literal('sig') })) });
 // What this documents must be a JWKS of shared/auth/signing-keys.ts (whose JsonWebKey fields are all optional).
 const _jwksFits: [z.infer<typeof Jwks>] extends [{ keys: PublicJwk[] }] ? true : false = true;
 
@@ -114,19 +103,13 @@ export const documentSchemas = {
   },
   ArrayTestType: { schema: ArrayTestType, description: "ArrayTestType; every field optional, but constrained when present." },
   PagedQueryResult: { schema: pageOf(ObjectTestType), description: 'A page of resources.' },
-  UpdateAction: {
-    schema: UpdateAction,
-    description: "One update action; `setKey` (this service's addition) sets the key, or removes it without `key`.",
-  },
+  UpdateAction: { schema: UpdateAction, description: "One update action; `setKey` (this service's addition) sets the key, or removes it without `key`." },
   ...actionSchemas,
   UpdateRequest: {
     schema: z.strictObject({ ...UpdateRequest.shape, actions: z.array(UpdateAction).check(z.maxLength(MAX_UPDATE_ACTIONS)) }),
     description: 'Body of POST /{projectKey}/resource/{id}: the expected version and the actions, applied in order, all or nothing.',
   },
-  OutOfOrderPropertiesTestType: {
-    schema: OutOfOrderPropertiesTestType,
-    description: 'Body of the complex-path POST; it must name a resource by `id` or `key`.',
-  },
+  OutOfOrderPropertiesTestType: { schema: OutOfOrderPropertiesTestType, description: 'Body of the complex-path POST; it must name a resource by `id` or `key`.' },
   JsonValue: { schema: JsonValueSchema, description: 'Any JSON value.' },
   // Search.
   FacetTerm: { schema: FacetTerm },
@@ -140,11 +123,7 @@ export const documentSchemas = {
     description: 'A page of resources and the facets asked for, keyed by their `as` name or their expression.',
   },
   // Product Search's request and answer (POST /{projectKey}/resource/search).
-  ResourceSearchRequest: {
-    schema: ResourceSearchRequest,
-    description: "Product Search's request (ProductSearchRequest) over the resource.",
-    examples: productSearchExamples,
-  },
+  ResourceSearchRequest: { schema: ResourceSearchRequest, description: "Product Search's request (ProductSearchRequest) over the resource.", examples: productSearchExamples },
   SearchQuery: { schema: SearchQuery, description: 'An object holding exactly one expression: a compound (`and`, `or`, `not`, `filter`: a non-empty list of queries) or a simple one.' },
   SearchSorting: { schema: SearchSorting },
   ResourceSearchFacetResultBucket: { schema: productSearchAnswer.ResourceSearchFacetResultBucket },
@@ -155,17 +134,12 @@ export const documentSchemas = {
   ResourcePagedSearchResponse: { schema: productSearchAnswer.ResourcePagedSearchResponse, description: "Product Search's answer (ProductPagedSearchResponse): ids first." },
   // Images.
   Variant: { schema: VariantAnswer, description: 'The product variant an image was attached to, with the addresses of its images (each fetchable).' },
-  ImageUploadTicket: {
-    schema: ImageUploadTicket,
-    description: 'A started image upload: PUT the image to `url` with `headers`, then complete the upload.',
-  },
+  ImageUploadTicket: { schema: ImageUploadTicket, description: 'A started image upload: PUT the image to `url` with `headers`, then complete the upload.' },
   // OAuth.
   TokenRequest: {
     schema: z.object({
       grant_type: z.literal('client_credentials'),
-      scope: z
-        .optional(z.string())
-        .check(z.meta({ description: "Space-separated scopes, e.g. `manage_test:demo view_test:demo`; none asked: all of the client's." })),
+      scope: z.optional(z.string()).check(z.meta({ description: "Space-separated scopes, e.g. `manage_test:demo view_test:demo`; none asked: all of the client's." })),
     }),
     description: 'Form body of POST /oauth/token.',
   },
@@ -178,30 +152,21 @@ export const documentSchemas = {
     }),
   },
   IntrospectionRequest: { schema: z.object({ token: z.string() }), description: 'Form body of POST /oauth/introspect.' },
-  IntrospectionResponse: {
-    schema: IntrospectionResponse,
-    description: 'RFC 7662 §2.2: `{active: false}` for any token that is not active, with no reason.',
-  },
+  IntrospectionResponse: { schema: IntrospectionResponse, description: 'RFC 7662 §2.2: `{active: false}` for any token that is not active, with no reason.' },
   Jwks: { schema: Jwks, description: 'The public keys that verify access tokens (RS256); `kid` is the RFC 7638 thumbprint.' },
   AuthorizationServerMetadata: {
     schema: AuthorizationServerMetadataSchema,
     description: 'RFC 8414 metadata. Scopes are listed as templates (`manage_test:{projectKey}`), granted per project (`manage_test:demo`).',
   },
   // Errors.
-  ErrorObject: {
-    schema: ErrorObject,
-    description: 'One problem: `code`, `message`, and the details of its code (`field`, `invalidValue`, `currentVersion`, ...).',
-  },
+  ErrorObject: { schema: ErrorObject, description: 'One problem: `code`, `message`, and the details of its code (`field`, `invalidValue`, `currentVersion`, ...).' },
   ErrorResponse: { schema: ErrorBody, description: 'Every error answer, in the commercetools shape.' },
   OAuthErrorResponse: {
     schema: z.looseObject({ ...ErrorBody.shape, error: z.string(), error_description: z.string() }),
     description: 'Errors of the OAuth endpoints: the commercetools shape plus the RFC 6749 §5.2 fields.',
   },
   /** What API Gateway answers itself (no token at all, a body over 10 MB, throttling) or the service does. */
-  GatewayOrErrorResponse: {
-    schema: z.union([ErrorBody, z.object({ message: z.string() })]),
-    inline: true,
-  },
+  GatewayOrErrorResponse: { schema: z.union([ErrorBody, z.object({ message: z.string() })]), inline: true },
   // Subscriptions.
   SubscriptionDraft: { schema: SubscriptionDraft, description: 'Body of POST /{projectKey}/subscriptions: where the changes of `resource` go.' },
   Subscription: { schema: Subscription, description: 'A change subscription; on creation with an HTTP destination, also `signingSecret` (answered once).' },

@@ -39,11 +39,7 @@ export async function sendHttp(call: OutgoingCall, options: HttpForwarderOptions
     hostname: target.hostname,
     port: call.url.port || (https ? 443 : 80),
     path: `${call.url.pathname}${call.url.search}`,
-    headers: {
-      ...call.headers,
-      host: call.url.host,
-      ...(call.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(call.body)) }),
-    },
+    headers: { ...call.headers, host: call.url.host, ...(call.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(call.body)) }) },
     agent: false,
     lookup: pinnedLookup(target.pinned),
     signal,
@@ -131,10 +127,7 @@ function readAnswer(response: IncomingMessage, maxBytes: number): Promise<RawAns
   });
 }
 
-/**
- * A `lookup` that answers with the address already checked, whatever it is asked: the socket
- * cannot end up anywhere the policy did not see (DNS rebinding).
- */
+/** A `lookup` that answers with the address already checked, whatever it is asked: the socket cannot end up anywhere the policy did not see (DNS rebinding). */
 function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address: pinned.address, family: pinned.family }]);

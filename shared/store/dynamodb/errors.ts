@@ -46,10 +46,7 @@ function plainItem(item: Record<string, unknown> | undefined): Record<string, un
 /** Why each item of a cancelled transaction failed, in the order of its items. */
 export function cancellationReasons(error: unknown): { code: string; item?: Record<string, unknown> }[] | undefined {
   if ((error as DynamoError)?.name !== 'TransactionCanceledException') return undefined;
-  return ((error as DynamoError).CancellationReasons ?? []).map((reason) => ({
-    code: reason.Code ?? 'None',
-    item: plainItem(reason.Item),
-  }));
+  return ((error as DynamoError).CancellationReasons ?? []).map((reason) => ({ code: reason.Code ?? 'None', item: plainItem(reason.Item) }));
 }
 
 /** A write lost a race that a fresh attempt can win (a transaction conflict, a key that moved). */

@@ -119,10 +119,5 @@ function toBinding(item: Record<string, unknown>): ExtensionBinding {
     default:
       target = { kind: item.kind };
   }
-  return ExtensionBinding.parse({
-    projectKey: item.projectKey,
-    action: item.action,
-    target: target as ExtensionTarget,
-    createdAt: item.createdAt,
-  });
+  return ExtensionBinding.parse({ projectKey: item.projectKey, action: item.action, target: target as ExtensionTarget, createdAt: item.createdAt });
 }

@@ -32,12 +32,7 @@ export class DynamoDbJsonValueStore implements JsonValueStore {
 
   async put(projectKey: string, value: JsonValue): Promise<void> {
     await this.db
-      .send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { ...jsonValueKey(projectKey), type: 'json-value', json: JSON.stringify(value), lastModifiedAt: this.now() },
-        }),
-      )
+      .send(new PutCommand({ TableName: this.tableName, Item: { ...jsonValueKey(projectKey), type: 'json-value', json: JSON.stringify(value), lastModifiedAt: this.now() } }))
       .catch(translateEngineError);
   }
 }

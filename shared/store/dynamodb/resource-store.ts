@@ -282,12 +282,7 @@ export class DynamoDbResourceStore implements ResourceStore {
   }
 
   private sentinelDelete(projectKey: string, key: string, id: string) {
-    return {
-      TableName: this.tableName,
-      Key: keySentinelKey(projectKey, key),
-      ConditionExpression: 'resourceId = :id',
-      ExpressionAttributeValues: { ':id': id },
-    };
+    return { TableName: this.tableName, Key: keySentinelKey(projectKey, key), ConditionExpression: 'resourceId = :id', ExpressionAttributeValues: { ':id': id } };
   }
 
   /**

@@ -19,10 +19,7 @@ export interface StreamRecord {
   };
 }
 
-/**
- * The stream's one decoder, which alone reads the table's keys in it: a resource's write as a
- * ResourceChange, undefined for any other item. A record it cannot read throws.
- */
+/** The stream's one decoder, which alone reads the table's keys in it: a resource's write as a ResourceChange, undefined for any other item. A record it cannot read throws. */
 export function resourceChangeOf({ dynamodb: data }: StreamRecord): ResourceChange | undefined {
   const image = (values: unknown) => (values ? unmarshall(values as Image, unmarshallOptions) : undefined);
   const keys = image(data?.Keys ?? data?.NewImage ?? data?.OldImage);

@@ -57,10 +57,7 @@ export class DynamoDbUploadStore implements UploadStore {
       objectKey: Item.objectKey as string,
       contentType: Item.contentType as string,
       size: Item.size as number,
-      selector: {
-        ...(Item.sku === undefined ? {} : { sku: Item.sku as string }),
-        ...(Item.variantId === undefined ? {} : { id: Item.variantId as number }),
-      },
+      selector: { ...(Item.sku === undefined ? {} : { sku: Item.sku as string }), ...(Item.variantId === undefined ? {} : { id: Item.variantId as number }) },
       filename: Item.filename as string,
       publish: Item.publish as boolean,
       expiresAt: Item[UPLOAD_EXPIRY_ATTRIBUTE] as number,

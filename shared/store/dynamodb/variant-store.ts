@@ -75,12 +75,7 @@ export class DynamoDbVariantStore implements VariantStore {
               ? `SET stagedImages = list_append(stagedImages, :image), images = list_append(images, :image), ${token.set}`
               : `SET stagedImages = list_append(stagedImages, :image), ${token.set}`,
             ConditionExpression: conditions.join(' AND '),
-            ExpressionAttributeValues: {
-              ':image': [image],
-              ':maxImages': MAX_VARIANT_IMAGES,
-              ...(sku === undefined ? {} : { ':sku': sku }),
-              ...token.values,
-            },
+            ExpressionAttributeValues: { ':image': [image], ':maxImages': MAX_VARIANT_IMAGES, ...(sku === undefined ? {} : { ':sku': sku }), ...token.values },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
@@ -111,24 +106,10 @@ export class DynamoDbVariantStore implements VariantStore {
     try {
       await sendTransaction(this.db, {
         TransactItems: [
-          {
-            Put: {
-              TableName: this.tableName,
-              Item: { ...variantKey(projectKey, id), type: 'variant', ...variant },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
-          },
+          { Put: { TableName: this.tableName, Item: { ...variantKey(projectKey, id), type: 'variant', ...variant }, ConditionExpression: 'attribute_not_exists(pk)' } },
           ...(sku === undefined
             ? []
-            : [
-                {
-                  Put: {
-                    TableName: this.tableName,
-                    Item: { ...skuKey(projectKey, sku), type: 'variant-sku', variantId: id },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-              ]),
+            : [{ Put: { TableName: this.tableName, Item: { ...skuKey(projectKey, sku), type: 'variant-sku', variantId: id }, ConditionExpression: 'attribute_not_exists(pk)' } }]),
         ],
       });
       return variant;

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { RebuildState, SearchIndexVersions } from '../search-index-versions';
 import { SEARCH_INDEX_VERSION, SEARCH_SCHEMA, schemaOf } from './search-schema';
+import { inTransaction } from './transaction';
 
 /** What every version shares, in `public`: which versions exist, and each rebuild's progress per project. */
 const RECORDS = [
@@ -97,18 +98,7 @@ export class PostgresSearchIndexVersions implements SearchIndexVersions {
   }
 
   /** Under a lock that every change of the records and tables takes: two instances preparing at once would collide in the catalog. */
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN; SELECT pg_advisory_xact_lock(1936024424)');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, 'BEGIN; SELECT pg_advisory_xact_lock(1936024424)', () => false, work);
   }
 }

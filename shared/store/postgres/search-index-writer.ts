@@ -4,6 +4,7 @@ import { FieldCatalog, letters, MAX_WORD_LENGTH, projectResource, STEMMING_DICTI
 import type { IndexChange, SearchIndexWriter } from '../search-index';
 import { answeredBy } from './engine-errors';
 import { digitsOf, indexedWord, markedValues, signatureOf } from './search-schema';
+import { inTransaction } from './transaction';
 
 /**
  * Puts are written only over an older version; a delete also over its own version (the resource
@@ -74,10 +75,8 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
     const puts = latest.filter((change): change is Put => change.kind === 'put');
     const deletes = latest.filter((change): change is Delete => change.kind === 'delete');
     const projections = new Map(puts.map((put) => [keyOf(put.projectKey, put.resource.id), projectResource(put.resource, this.fields)]));
-    const client = await this.pool.connect();
-    let failure: Error | undefined;
-    try {
-      await client.query('BEGIN');
+    // A connection that failed a batch is not given back: it may be broken, or still answering the batch.
+    await inTransaction(this.pool, 'BEGIN', () => true, async (client) => {
       const written: Written[] = [];
       const put = puts.map((change) => {
         const { id, version, createdAt, lastModifiedAt } = change.resource;
@@ -99,15 +98,7 @@ export class PostgresSearchIndexWriter implements SearchIndexWriter {
         await insertPostings(client, indexed);
         await insertWords(client, indexed);
       }
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      failure = error instanceof Error ? error : new Error(String(error));
-      throw error;
-    } finally {
-      // A connection that failed a batch is not given back: it may be broken, or still answering the batch.
-      client.release(failure);
-    }
+    });
   }
 }
 
@@ -168,10 +159,7 @@ async function insertWords(client: pg.PoolClient, indexed: readonly Indexed[]): 
 /** Rows as the arrays of their columns, one per parameter of an `unnest` insert. */
 const columnsOf = (rows: readonly unknown[][]) => rows[0]!.map((_, column) => rows.map((row) => row[column]));
 
-/**
- * The one change per resource that applying the batch in order would leave: the highest version,
- * a delete over a put of the same version. In key order.
- */
+/** The one change per resource that applying the batch in order would leave: the highest version, a delete over a put of the same version. In key order. */
 function latestChanges(changes: readonly IndexChange[]): IndexChange[] {
   const latest = new Map<string, IndexChange>();
   for (const change of changes) {

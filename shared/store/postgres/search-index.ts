@@ -17,9 +17,17 @@ import type { SearchIndex } from '../search-index';
 import { answeredBy, isUnanswered } from './engine-errors';
 import { fuzzyCandidates, indexedWord, stemmedWords } from './search-schema';
 import { baseOf, SearchSql, Statement, type TermWords } from './search-sql';
+import { inTransaction } from './transaction';
 
 type Run = <R extends pg.QueryResultRow>(statement: Statement) => Promise<R[]>;
 type Count = (where: readonly (SearchExpression | undefined)[]) => Promise<number>;
+
+/**
+ * For the search's transaction only: a read by index costs about a sequential one (SSD, a cached working set), so a
+ * few matches are looked up by their index rather than found by scanning the project; grouping a facet's values may
+ * take more than the default 4 MB.
+ */
+const BEGIN = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL random_page_cost = 1.1`;
 
 /**
  * Searches in PostgreSQL: first the words each term matches (its fuzzy and stem candidates, from
@@ -31,28 +39,14 @@ export class PostgresSearchIndex implements SearchIndex {
   constructor(private readonly pool: pg.Pool) {}
 
   search(projectKey: string, request: SearchRequest): Promise<SearchHits> {
-    return answeredBy(async () => {
-      const client = await this.pool.connect();
-      let failure: unknown;
-      try {
-        // For this transaction only: a read by index costs about a sequential one (SSD, a cached
-        // working set), so a few matches are looked up by their index rather than found by
-        // scanning the project; grouping a facet's values may take more than the default 4 MB.
-        await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL work_mem = '64MB'; SET LOCAL random_page_cost = 1.1`);
+    // A connection that failed to answer is closed, not handed to the next search.
+    return answeredBy(() =>
+      inTransaction(this.pool, BEGIN, isUnanswered, async (client) => {
         // Each statement's longest run is the pool's (shared/aws/postgres.ts), below the request's deadline.
         const run: Run = async <R extends pg.QueryResultRow>(statement: Statement) => (await client.query<R>(statement.text, statement.values)).rows;
-        const hits = await answer(run, new SearchSql(projectKey, await termWords(run, projectKey, request)), request);
-        await client.query('COMMIT');
-        return hits;
-      } catch (error) {
-        failure = error;
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw error;
-      } finally {
-        // A connection that failed to answer is closed, not handed to the next search.
-        client.release(failure !== undefined && isUnanswered(failure));
-      }
-    });
+        return answer(run, new SearchSql(projectKey, await termWords(run, projectKey, request)), request);
+      }),
+    );
   }
 }
 

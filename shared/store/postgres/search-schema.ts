@@ -181,10 +181,7 @@ export function fuzzyCandidates(bind: (value: unknown) => string, project: strin
         THEN levenshtein_less_equal(word, ${bind(term)}, ${bind(2 * edits)}) <= ${bind(2 * edits)} ELSE false END`;
 }
 
-/**
- * The words whose stem in `dictionary` is the term's: those `search_stems` holds, and the stem
- * itself when it is its own stem (a word that is its own stem has no row there).
- */
+/** The words whose stem in `dictionary` is the term's: those `search_stems` holds, and the stem itself when it is its own stem (a word that is its own stem has no row there). */
 export function stemmedWords(bind: (value: unknown) => string, project: string, term: string, dictionary: string): string {
   const [stemmer, word] = [`${bind(dictionary)}::text`, `${bind(term)}::text`];
   return `SELECT s.word, false AS fuzzy FROM search_stems s, (SELECT (ts_lexize(${stemmer}::regdictionary, ${word}))[1] AS stem) AS term

@@ -26,16 +26,7 @@ export class S3ImageStorage implements ImageStorage {
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
     await this.s3
-      .send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: key,
-          Body: bytes,
-          ContentType: contentType,
-          ContentLength: bytes.length,
-          CacheControl: CACHE_CONTROL,
-        }),
-      )
+      .send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: bytes, ContentType: contentType, ContentLength: bytes.length, CacheControl: CACHE_CONTROL }))
       .catch(unavailable);
   }
 
