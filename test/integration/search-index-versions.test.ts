@@ -124,14 +124,21 @@ async function previousVersion(pool: pg.Pool, projects: string[], size: number):
 }
 
 /**
- * A rebuilt index holds what a fresh build holds, but for the dictionary, which is insert-only: it
- * may also hold words of resources deleted after the rebuild wrote them. Answers those words.
+ * A rebuilt index holds what a fresh build holds, but for the dictionary (words and their stems),
+ * which is insert-only: it may also hold words of resources deleted after the rebuild wrote them,
+ * and their stems. Answers those words.
  */
 function expectSameIndex(rebuilt: Record<string, string[]>, built: Record<string, string[]>): string[] {
+  const dictionary = ['search_words', 'search_stems'];
   expect(Object.keys(rebuilt)).toEqual(Object.keys(built));
-  for (const name of Object.keys(built).filter((name) => name !== 'search_words')) expect(rebuilt[name], name).toEqual(built[name]);
-  expect(built.search_words!.filter((word) => !rebuilt.search_words!.includes(word))).toEqual([]);
-  return rebuilt.search_words!.filter((word) => !built.search_words!.includes(word)).map((row) => (JSON.parse(row.slice(1)) as { word: string }).word);
+  for (const name of Object.keys(built).filter((name) => !dictionary.includes(name))) expect(rebuilt[name], name).toEqual(built[name]);
+  const extraWordsOf = (name: string) => {
+    expect(built[name]!.filter((row) => !rebuilt[name]!.includes(row)), name).toEqual([]);
+    return rebuilt[name]!.filter((row) => !built[name]!.includes(row)).map((row) => (JSON.parse(row.slice(1)) as { word: string }).word);
+  };
+  const words = extraWordsOf('search_words');
+  for (const word of extraWordsOf('search_stems')) expect(words).toContain(word);
+  return words;
 }
 
 /** A fresh build of the projects at a version, in a database of its own: what a rebuild must equal. */
