@@ -30,7 +30,7 @@ export const COLD_START_RUNS = 11;
  * Cold starts of every function: its bundle, built with the options the CDK stack uses
  * (infra/bundling.ts), imported by fresh Node.js 22 processes that each invoke it once with the
  * API Gateway event of a realistic request, round after round over all of them. Median of
- * COLD_START_RUNS processes, next to an empty bundle's.
+ * COLD_START_RUNS processes, next to an empty bundle's and one holding only the DynamoDB client (the goal's yardstick).
  */
 export async function measureBundles(context: InvocationContext) {
   const node = node22();
@@ -39,6 +39,7 @@ export async function measureBundles(context: InvocationContext) {
     const emptyEntry = join(outDir, 'empty.ts');
     await writeFile(emptyEntry, 'export const handler = async () => ({ statusCode: 200 });\n');
     const empty = await buildFunction('empty', outDir, emptyEntry);
+    const dynamoDbClient = await buildFunction('dynamodb-client', outDir, new URL('./dynamodb-client-only.ts', import.meta.url).pathname);
     // BENCH_FUNCTIONS=a,b measures only those (while working on them).
     const only = process.env.BENCH_FUNCTIONS?.split(',');
     const names = functionNames().filter((candidate) => !only || only.includes(candidate));
@@ -52,9 +53,11 @@ export async function measureBundles(context: InvocationContext) {
     // machine's load, which drifts by tens of percent within minutes here, weighs on every
     // function alike instead of on those measured in a slow minute.
     const emptyRuns: { initMs: number }[] = [];
+    const dynamoDbClientRuns: { initMs: number }[] = [];
     const runs = new Map<string, { initMs: number; firstCallMs: number }[]>(names.map((name) => [name, []]));
     for (let run = 0; run < COLD_START_RUNS; run++) {
       emptyRuns.push(await runInFreshProcess(node, empty, 'empty', [{}], outDir));
+      dynamoDbClientRuns.push(await runInFreshProcess(node, dynamoDbClient, 'dynamodb-client', [{}], outDir));
       for (const name of names) {
         const invocation = invocations[name];
         const event = invocation ? await recordEvent(name, await invocation.request(context)) : changeBatch(context);
@@ -83,6 +86,7 @@ export async function measureBundles(context: InvocationContext) {
       node: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
       runs: COLD_START_RUNS,
       emptyInitMs: median(emptyRuns.map((run) => run.initMs)),
+      dynamoDbClientInitMs: median(dynamoDbClientRuns.map((run) => run.initMs)),
       functions,
     };
   } finally {

@@ -96,7 +96,8 @@ export async function runInFreshProcess(
 function lambdaEnvironment(name: string): NodeJS.ProcessEnv {
   const pick = (names: string[]) => Object.fromEntries(names.filter((key) => process.env[key] !== undefined).map((key) => [key, process.env[key]]));
   return {
-    ...pick(['PATH', 'TABLE_NAME', 'TOKEN_ISSUER', 'TOKEN_AUDIENCE', 'SIGNING_KEY_FILE', 'IMAGES_BUCKET', 'IMAGE_UPLOADS_BUCKET', 'IMAGE_BASE_URL']),
+    ...pick(['PATH', 'TABLE_NAME', 'TOKEN_ISSUER', 'TOKEN_AUDIENCE', 'SIGNING_KEY_FILE', 'IMAGES_BUCKET', 'IMAGE_UPLOADS_BUCKET', 'IMAGE_BASE_URL', 'LAST_MODIFIED_INDEX']),
+    ...pick(['SEARCH_DATABASE_URL', 'SEARCH_INDEX_FAILURES_BUCKET']),
     ...pick(['AWS_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_ENDPOINT_URL_DYNAMODB', 'AWS_ENDPOINT_URL_S3']),
     AWS_LAMBDA_FUNCTION_NAME: name,
     AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '256',

@@ -28,7 +28,8 @@ import { writePerformanceDoc } from './write-performance-doc';
 // What users can tell: a cold start's import, the price of the 80/20 mix, how soon a write is
 // searchable (p95) and how soon after a bulk load; searches carry their ratio goals
 // (search-corpus.ts); sizes are reported, not goals.
-const GOALS = { initMs: 60, usdPerMillion: 1.95, searchableMs: 1000, caughtUpMs: CAUGHT_UP_GOAL_MS };
+// initRatio: a function's init over that of a bundle holding only the DynamoDB client, in the same rounds.
+const GOALS = { initRatio: 2.5, usdPerMillion: 1.95, searchableMs: 1000, caughtUpMs: CAUGHT_UP_GOAL_MS };
 const PARTS = ['bundles', 'localOverhead', 'throughput', 'cost', 'queryAtScale', 'searchFreshness', 'searchCatchUp', 'searchEngineAlone', 'memory'] as const;
 type Part = (typeof PARTS)[number];
 
