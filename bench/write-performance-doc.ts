@@ -179,6 +179,18 @@ ${f.method}. Goal: p95 ≤ ${goal === undefined ? '–' : n(goal)} ms (about a s
 ${table(['change', 'changes', 'p50 ms', 'p95 ms', `not shown within ${n(f.create.notShownWithin.ms)} ms`, 'goal'], '---|---:|---:|---:|---:|---', rows)}`;
 }
 
+function searchCatchUp(report: Json): string {
+  const c = report.searchCatchUp;
+  const goal = report.goals?.caughtUpMs;
+  return `## Indexing a bulk load
+
+${c.method}. Goal: every resource searchable within ${goal === undefined ? '–' : n(goal)} ms of the last create.
+
+| resources | created per second | indexed per second while writing | indexed at the last create | caught up after it | goal |
+|---:|---:|---:|---:|---:|---|
+| ${n(c.resources)} | ${n(c.created.perSecond)} | ${n(c.indexedWhileWriting.perSecond)} | ${n(c.indexedWhileWriting.atLastCreate)} | ${n(c.caughtUp.afterLastCreateMs)} ms | ${goal === undefined ? '' : met(c.caughtUp.afterLastCreateMs <= goal)} |`;
+}
+
 function searchEngineAlone(report: Json): string {
   const e = report.searchEngineAlone;
   const sizes = Object.keys(e.resources);
@@ -255,6 +267,7 @@ export function performanceDoc(report: Json): { markdown: string; chart?: string
       .filter((key) => key.startsWith('queryAtScale') && report[key]?.resources)
       .map((key) => queryAtScale(key, report[key], key === 'queryAtScale')),
     report.searchFreshness && searchFreshness(report),
+    report.searchCatchUp && searchCatchUp(report),
     report.searchEngineAlone && searchEngineAlone(report),
   ];
   return {
