@@ -10,6 +10,7 @@ import {
   type SearchExpression,
   type SearchHits,
   type SearchRequest,
+  type SearchValue,
   type TextExpression,
   type TextTerm,
 } from '../../domain/search';
@@ -20,6 +21,7 @@ import { baseOf, SearchSql, Statement, type TermWords } from './search-sql';
 import { inTransaction } from './transaction';
 
 type Run = <R extends pg.QueryResultRow>(statement: Statement) => Promise<R[]>;
+type FacetRow = Record<string, SearchValue | boolean | null>;
 type Count = (where: readonly (SearchExpression | undefined)[]) => Promise<number>;
 
 /**
@@ -71,11 +73,11 @@ async function answer(run: Run, sql: SearchSql, request: SearchRequest): Promise
 
 async function facetCounts(run: Run, sql: SearchSql, request: SearchRequest, facet: FacetRequest, count: Count): Promise<FacetCounts> {
   if (facet.kind === 'count') return { kind: 'count', count: await count(baseOf(request, facet)) };
-  const rows = await run<Record<string, number | string | null>>(sql.facet(request, facet));
-  const figure = (row: Record<string, number | string | null> | undefined, name: string) => (row?.[name] ?? undefined) as number | undefined;
+  const rows = await run<FacetRow>(sql.facet(request, facet));
+  const figure = (row: FacetRow | undefined, name: string) => (row?.[name] ?? undefined) as number | undefined;
   if (facet.kind === 'stats') {
     const [row] = rows;
-    const [min, max, sum] = [row!.min, row!.max, figure(row, 'sum')];
+    const [min, max, sum] = [row!.min as SearchValue | null, row!.max as SearchValue | null, figure(row, 'sum')];
     return { kind: 'stats', count: figure(row, 'count')!, ...(min === null ? {} : { min: min! }), ...(max === null ? {} : { max: max! }), ...(sum === undefined ? {} : { sum }) };
   }
   if (facet.kind === 'ranges') {
@@ -86,9 +88,10 @@ async function facetCounts(run: Run, sql: SearchSql, request: SearchRequest, fac
     });
     return { kind: 'ranges', ranges };
   }
-  const buckets = rows.filter((row) => row.value !== null).map((row) => ({ value: row.value!, count: figure(row, 'count')! }));
-  const [total, withValue] = [figure(rows[0], 'total')!, figure(rows[0], 'resources')!];
-  const listed = buckets.reduce((sum, bucket) => sum + bucket.count, 0);
+  const sum = (of: FacetRow[], name: string) => of.reduce((total, row) => total + figure(row, name)!, 0);
+  const whole = rows.filter((row) => row.whole);
+  const buckets = rows.filter((row) => !row.whole).map((row) => ({ value: row.value as SearchValue, count: figure(row, 'count')! }));
+  const [total, withValue, listed] = [sum(whole, 'count'), sum(whole, 'resources'), sum(buckets, 'count')];
   return { kind: 'distinct', buckets, missing: (await count(baseOf(request, facet))) - withValue, total, other: total - listed };
 }
 

@@ -63,9 +63,9 @@ export class SearchSql {
   }
 
   /**
-   * A facet's statement over its base (baseOf): `distinct` answers the listed buckets (value,
-   * count) and on every row the totals of all buckets (total, resources with a value), `ranges`
-   * one row of figures per range, `stats` one row. A `count` facet is `count(baseOf(…))`.
+   * A facet's statement over its base (baseOf): `distinct` answers its listed buckets (value, count)
+   * after the rows of the whole (`whole`: count and resources with a value, one per grouping),
+   * `ranges` one row of figures per range, `stats` one row. A `count` facet is `count(baseOf(…))`.
    */
   facet(request: SearchRequest, facet: Exclude<FacetRequest, { kind: 'count' }>): Statement {
     return this.build((st, project) => {
@@ -73,30 +73,29 @@ export class SearchSql {
       const base = baseOf(request, facet).filter((expression) => expression !== undefined);
       // The base's resources once (materialized): however few the planner believes they are (a
       // project grown since the statistics), it never evaluates them again for each value.
-      const ctes = base.length === 0 ? [] : [`base AS MATERIALIZED (SELECT r.seq ${this.matching(st, project, base)})`];
-      const withs = (...more: string[]) => ([...ctes, ...more].length === 0 ? '' : `WITH ${[...ctes, ...more].join(', ')} `);
+      const withBase = base.length === 0 ? '' : `WITH base AS MATERIALIZED (SELECT r.seq ${this.matching(st, project, base)}) `;
       // Values exist only for live resources: over the whole project they are counted directly.
       const values = `FROM search_values v WHERE v.project_key = ${project} AND v.field = ${st.bind(facet.field.path)} AND ${column} IS NOT NULL${
         base.length === 0 ? '' : ' AND v.seq IN (SELECT seq FROM base)'
       }`;
       if (facet.kind === 'stats') {
         const sum = facet.field.kind === 'number' ? 'coalesce(sum(v.number * v.occurrences), 0)' : 'NULL::float8';
-        return `${withs()}SELECT coalesce(sum(v.occurrences), 0)::int AS count, min(${column}) AS min, max(${column}) AS max, ${sum} AS sum ${values}`;
+        return `${withBase}SELECT coalesce(sum(v.occurrences), 0)::int AS count, min(${column}) AS min, max(${column}) AS max, ${sum} AS sum ${values}`;
       }
-      if (facet.kind === 'ranges') return `${withs()}SELECT * FROM ${facet.ranges.map((range, index) => `(${rangeFigures(st, range, index, values)}) AS range_${index}`).join(', ')}`;
+      if (facet.kind === 'ranges') return `${withBase}SELECT * FROM ${facet.ranges.map((range, index) => `(${rangeFigures(st, range, index, values)}) AS range_${index}`).join(', ')}`;
       // A resource holds each value once (with its occurrences): a value's rows are its resources,
       // and the rows marked smallest are the resources with a value. One pass over the field's
-      // index; a text shorter than the indexed prefix is its prefix (longer ones: LONG_TEXT).
+      // index groups by value and, in the same pass, the whole (the empty grouping set). A text
+      // shorter than the indexed prefix is its prefix; longer ones (LONG_TEXT) are grouped apart.
+      const includes = facet.includes && `${st.bind(facet.includes)}::${facet.field.kind === 'text' ? 'text' : 'float8'}[]`;
+      const grouped = (by: string, where = '') =>
+        `SELECT grouping(${by}) = 1 AS whole, ${by} AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources ${values}${where} GROUP BY GROUPING SETS ((${by}), ())${
+          includes ? ` HAVING grouping(${by}) = 1 OR ${by} = ANY(${includes})` : ''
+        }`;
+      const groupings = facet.field.kind === 'text' ? [grouped('v.prefix', ` AND length(v.prefix) < ${TEXT_PREFIX_LENGTH}`), grouped('v.text', ` AND ${LONG_TEXT}`)] : [grouped(column)];
       const direction = facet.order.direction > 0 ? 'ASC' : 'DESC';
-      const order = (of: string) => (facet.order.by === 'count' ? `${of}count ${direction}, ${of}value` : `${of}value ${direction}`);
-      const included = facet.includes ? `WHERE value = ANY(${st.bind(facet.includes)}::${facet.field.kind === 'text' ? 'text' : 'float8'}[])` : '';
-      const grouped = (by: string, where = '') => `SELECT ${by} AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources ${values}${where} GROUP BY ${by}`;
-      const buckets = facet.field.kind === 'text' ? `${grouped('v.prefix', ` AND length(v.prefix) < ${TEXT_PREFIX_LENGTH}`)} UNION ALL ${grouped('v.text', ` AND ${LONG_TEXT}`)}` : grouped(column);
-      return `${withs(`bucket AS (${buckets})`)}
-        SELECT listed.value, listed.count, totals.total, totals.resources
-        FROM (SELECT coalesce(sum(count), 0)::float8 AS total, coalesce(sum(resources), 0)::float8 AS resources FROM bucket) AS totals
-        LEFT JOIN LATERAL (SELECT value, count FROM bucket ${included} ORDER BY ${order('')} LIMIT ${st.bind(facet.limit)}) AS listed ON true
-        ORDER BY ${order('listed.')}`;
+      const order = facet.order.by === 'count' ? `count ${direction}, value` : `value ${direction}`;
+      return `${withBase}SELECT whole, value, count, resources FROM (${groupings.join(' UNION ALL ')}) AS bucket ORDER BY whole DESC, ${order} LIMIT ${st.bind(facet.limit)} + ${groupings.length}`;
     });
   }
 

@@ -138,24 +138,20 @@ describe('the SQL of a search (search-sql.ts)', () => {
       FROM search_resources r
       WHERE r.project_key = $1 AND NOT r.deleted AND EXISTS (SELECT 1
       FROM search_values v
-      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $2 AND v.number >= $3::float8)), bucket AS (SELECT v.prefix AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
+      WHERE v.project_key = $1 AND v.seq = r.seq AND v.field = $2 AND v.number >= $3::float8))
+      SELECT whole, value, count, resources
+      FROM (SELECT grouping(v.prefix) = 1 AS whole, v.prefix AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
       FROM search_values v
       WHERE v.project_key = $1 AND v.field = $4 AND v.text IS NOT NULL AND v.seq IN (SELECT seq
       FROM base) AND length(v.prefix) < 200
-      GROUP BY v.prefix
-      UNION ALL SELECT v.text AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
+      GROUP BY GROUPING SETS ((v.prefix), ())
+      UNION ALL SELECT grouping(v.text) = 1 AS whole, v.text AS value, count(*)::int AS count, count(*) FILTER (WHERE v.smallest)::int AS resources
       FROM search_values v
       WHERE v.project_key = $1 AND v.field = $4 AND v.text IS NOT NULL AND v.seq IN (SELECT seq
       FROM base) AND length(v.text) >= 200
-      GROUP BY v.text)
-      SELECT listed.value, listed.count, totals.total, totals.resources
-      FROM (SELECT coalesce(sum(count), 0)::float8 AS total, coalesce(sum(resources), 0)::float8 AS resources
-      FROM bucket) AS totals
-      LEFT JOIN LATERAL (SELECT value, count
-      FROM bucket
-      ORDER BY count DESC, value
-      LIMIT $5) AS listed ON true
-      ORDER BY listed.count DESC, listed.value",
+      GROUP BY GROUPING SETS ((v.text), ())) AS bucket
+      ORDER BY whole DESC, count DESC, value
+      LIMIT $5 + 2",
         "values": [
           "shop",
           "version",
