@@ -148,7 +148,6 @@ function queryAtScale(key: string, q: Json, chart: boolean): string {
   const rows = Object.keys(q.resources[sizes[0]!]).map((shape) => [
     shape, ...sizes.map((size) => cell(q.resources[size][shape])), ...(mock ? [cell(mock.shapes[shape])] : []),
   ]);
-  const over = sizes.some((size) => Object.values<Json>(q.resources[size]).some((f) => f.goalRatio !== undefined && f.p50RatioToGetByKey > f.goalRatio));
   const head = ['shape', ...sizes.map((size) => `${n(Number(size))} resources`), ...(mock ? [`labd mock, ${n(mock.size)}`] : [])];
   const index = q.lastModifiedIndex === undefined ? '' : ` The lastModifiedAt index: ${q.lastModifiedIndex ? 'deployed' : 'not deployed'}.`;
   const indexing = q.indexing
@@ -163,7 +162,7 @@ the GET by key, and DynamoDB's read units (RU) per call; for a search, how many 
 found, and its goal. ${q.method}.${index}${indexing}
 ${mock ? `The last column asks the same of @labdigital/commercetools-mock (in memory), ${mock.resourceType}.` : ''}
 ${chart ? `\n![p50 ms of each shape against the project's size](${CHART_FILE})\n` : ''}
-${table(head, `---|${head.slice(1).map(() => '---:').join('|')}`, rows)}${over ? '\n\nA whole-project facet over its goal is a decision and its cost: design.md, "Facets group; no counts are kept".' : ''}`;
+${table(head, `---|${head.slice(1).map(() => '---:').join('|')}`, rows)}`;
 }
 
 function searchFreshness(report: Json): string {
